@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// main: the Electron entry plus the two Node entry points that run without Electron
+// (the web shell and the local service), so `npm start` runs built JavaScript.
+// preload: one CommonJS file, because a sandboxed window cannot load an ES module preload.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          web: resolve('src/main/web/cli.ts'),
+          service: resolve('src/service/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    build: { outDir: 'out/renderer', rollupOptions: { input: resolve('src/renderer/index.html') } },
+    plugins: [react()],
+  },
+});
