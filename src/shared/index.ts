@@ -1,0 +1,6 @@
+export * from './result';
+export * from './validation';
+export * from './profile';
+export * from './ipc/names';
+export * from './ipc/contract';
+export * from './ipc/web-protocol';

@@ -1,0 +1,27 @@
+/**
+ * Every IPC channel and event name, `domain:verb`. Kept free of zod so the sandboxed preload can
+ * import it without bundling schemas; `contract.ts` attaches the types and is checked to cover
+ * exactly these names.
+ */
+export const channelNames = [
+  'app:info',
+  'wallet:status',
+  'wallet:create',
+  'wallet:import',
+  'wallet:delete',
+  'auth:status',
+  'auth:login',
+  'auth:logout',
+  'tokens:list',
+] as const;
+export type Channel = (typeof channelNames)[number];
+
+export const eventNames = ['service:state', 'session:changed'] as const;
+export type EventName = (typeof eventNames)[number];
+
+/** True when `name` is a declared channel (the bridges refuse anything else). */
+export const isChannel = (name: unknown): name is Channel =>
+  typeof name === 'string' && (channelNames as readonly string[]).includes(name);
+/** True when `name` is a declared event. */
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && (eventNames as readonly string[]).includes(name);
