@@ -1,0 +1,64 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One numbered schema step. `up` runs inside the migration transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+/** Raised when a database was written by a newer Copydesk than this one. */
+export class DatabaseFromTheFutureError extends Error {
+  constructor(path: string, found: number, known: number) {
+    super(
+      `The database ${path} has schema version ${found}, newer than this Copydesk knows (${known}). ` +
+        'Update Copydesk, or point it at another data folder.',
+    );
+    this.name = 'DatabaseFromTheFutureError';
+  }
+}
+
+/**
+ * Opens (creating if needed) a SQLite file with the pragmas every Copydesk database uses,
+ * then brings its schema up to date: migrations are an ordered list tracked by
+ * `PRAGMA user_version`, applied in one transaction (STYLE.md, after Signal).
+ */
+export function openDatabase(path: string, migrations: readonly Migration[]): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, path, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Applies the migrations newer than the file's `user_version`, all or nothing. */
+export function migrate(db: Database.Database, path: string, migrations: readonly Migration[]): number {
+  assertOrdered(migrations);
+  const latest = migrations.at(-1)?.version ?? 0;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latest) throw new DatabaseFromTheFutureError(path, current, latest);
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return current;
+  db.transaction(() => {
+    for (const migration of pending) migration.up(db);
+    db.pragma(`user_version = ${latest}`);
+  })();
+  return latest;
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1)
+      throw new Error(`Migration ${m.name} has version ${m.version}, expected ${i + 1}`);
+  });
+}

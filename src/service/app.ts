@@ -1,0 +1,45 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServiceConfig } from './config';
+import { authRoutes } from './http/routes/auth';
+import { tokenRoutes } from './http/routes/tokens';
+import { installErrorHandlers } from './http/errors';
+import type { ServiceContext } from './http/context';
+import { openServiceDatabase, type ServiceDb } from './store/database';
+import { jwtSecret } from './store/meta';
+import { seedTokenCatalogue } from './market/tokens';
+
+/** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
+const BODY_LIMIT = 1024 * 1024;
+
+export interface LocalService {
+  app: FastifyInstance;
+  db: ServiceDb;
+  config: ServiceConfig;
+  /** Listens on the configured host and port (0 picks a free one); resolves with the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds the local service over its SQLite store, ready to listen. */
+export function createLocalService(config: ServiceConfig, options: { logger?: boolean } = {}): LocalService {
+  const db = openServiceDatabase(config.dbPath);
+  seedTokenCatalogue(db);
+  const ctx: ServiceContext = { db, config, secret: jwtSecret(db) };
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
+  installErrorHandlers(app);
+  authRoutes(app, ctx);
+  tokenRoutes(app, ctx);
+  app.addHook('onClose', async () => db.close());
+  return {
+    app,
+    db,
+    config,
+    async listen() {
+      await app.listen({ host: config.host, port: config.port });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      return `http://${config.host}:${port}`;
+    },
+    close: () => app.close(),
+  };
+}

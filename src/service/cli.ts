@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../node/data-dir';
+import { createLocalService } from './app';
+import { defaultConfig, type ServiceConfig } from './config';
+import { createApiKey } from './auth/api-keys';
+import { openServiceDatabase } from './store/database';
+
+/**
+ * `npm run service -- [--host H] [--port P] [--db FILE] …` serves the API;
+ * `npm run service -- create-api-key --db FILE` prints a new API key as its last line.
+ */
+const USAGE = `Usage:
+  npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
+                     [--graphql-namespace NS] [--quota N] [--starting-balance USD]
+  npm run service -- create-api-key --db FILE [--label TEXT]`;
+
+class UsageError extends Error {}
+
+const options = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  db: { type: 'string' },
+  'service-name': { type: 'string' },
+  venue: { type: 'string' },
+  'graphql-namespace': { type: 'string' },
+  quota: { type: 'string' },
+  'starting-balance': { type: 'string' },
+  label: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return void console.log(USAGE);
+  const command = positionals[0] ?? 'serve';
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+  if (command === 'create-api-key') return createKeyCommand(values);
+  if (command !== 'serve') throw new UsageError(`unknown command ${command}`);
+  await serveCommand(configFrom(values));
+}
+
+function configFrom(values: Flags): ServiceConfig {
+  return defaultConfig({
+    host: values.host ?? '127.0.0.1',
+    port: values.port === undefined ? 8787 : integerFlag('--port', values.port, 0, 65535),
+    dbPath: values.db ?? join(defaultDataDir(), 'service.db'),
+    ...(values['service-name'] !== undefined && {
+      serviceName: nonEmpty('--service-name', values['service-name']),
+    }),
+    ...(values.venue !== undefined && { venue: venueFlag(values.venue) }),
+    ...(values['graphql-namespace'] !== undefined && {
+      graphqlNamespace: nonEmpty('--graphql-namespace', values['graphql-namespace']),
+    }),
+    ...(values.quota !== undefined && { copyTradeQuota: integerFlag('--quota', values.quota, 0, 10_000) }),
+    ...(values['starting-balance'] !== undefined && {
+      startingBalance: numberFlag('--starting-balance', values['starting-balance']),
+    }),
+  });
+}
+
+async function serveCommand(config: ServiceConfig): Promise<void> {
+  const service = createLocalService(config);
+  const url = await service.listen();
+  console.log(`Copydesk local service listening on ${url} (database ${config.dbPath})`);
+  const stop = () => void service.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function createKeyCommand(values: Flags): void {
+  if (values.db === undefined)
+    throw new UsageError(
+      'create-api-key needs --db FILE: the database of the service that will accept the key',
+    );
+  const db = openServiceDatabase(values.db);
+  try {
+    const key = createApiKey(db, new Date(), values.label ?? '');
+    console.log('Created an API key. It is shown once; the service keeps only its hash:');
+    console.log(key);
+  } finally {
+    db.close();
+  }
+}
+
+function integerFlag(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function numberFlag(name: string, raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0)
+    throw new UsageError(`${name} must be a number ≥ 0`);
+  return value;
+}
+
+function nonEmpty(name: string, raw: string): string {
+  if (raw.trim() === '') throw new UsageError(`${name} must not be empty`);
+  return raw;
+}
+
+function venueFlag(raw: string): string {
+  if (!/^[a-z][a-z0-9]*$/.test(raw))
+    throw new UsageError('--venue must be lowercase letters and digits, starting with a letter');
+  return raw;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`copydesk service: ${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`copydesk service: ${(error as Error).message}`);
+  process.exit(1);
+});

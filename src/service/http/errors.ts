@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+
+/** The decided error codes with their HTTP status (decisions.md, Errors). */
+const statusOf = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  QUOTA_EXCEEDED: 409,
+  INSUFFICIENT_BALANCE: 409,
+  PIT_EXPIRED: 404,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+export type ServiceErrorCode = keyof typeof statusOf;
+
+/** A failure the service answers with the decided body; `message` names the field and the rule. */
+export class ServiceError extends Error {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  constructor(
+    readonly code: ServiceErrorCode,
+    message: string,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.statusCode = options.status ?? statusOf[code];
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** The body of every non-2xx answer. */
+export function errorBody(statusCode: number, code: string, message: string) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, code };
+}
+
+/**
+ * Installs the error and not-found handlers so that every failure, including Fastify's own
+ * (bad JSON, oversized body, wrong content type), answers the decided body and never leaks a stack.
+ */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
+    if (mapped.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+    void reply
+      .code(mapped.statusCode)
+      .headers(mapped.headers)
+      .send(errorBody(mapped.statusCode, mapped.code, mapped.message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(
+        errorBody(
+          404,
+          'NOT_FOUND',
+          `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`,
+        ),
+      );
+  });
+}
+
+function fromFastifyError(error: FastifyError): ServiceError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      // 413 keeps the closed code list of decisions.md: the body broke a validation rule.
+      return new ServiceError('VALIDATION_FAILED', 'the request body must be at most 1 MiB', { status: 413 });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError(
+        'VALIDATION_FAILED',
+        'the request body must be JSON (Content-Type: application/json)',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError(
+        'VALIDATION_FAILED',
+        'the request body must not be empty when Content-Type is JSON',
+      );
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ServiceError('VALIDATION_FAILED', 'the request body is not valid JSON');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new ServiceError('VALIDATION_FAILED', 'the request body is not valid JSON');
+  }
+  return new ServiceError('INTERNAL', 'the service failed to answer; the error is in its log');
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { getAddress, verifyMessage } from 'viem';
+import { loginMessage, loginRequestSchema, verifyLoginRequestSchema } from '../../../shared/api/auth';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { validate } from '../validate';
+import { issueLoginCode, takeLoginCode } from '../../auth/login-codes';
+import { signAccessToken } from '../../auth/tokens';
+import { createUser, findUserByAddress } from '../../users/users';
+
+/** How far the signed `time` may be from the service clock (decisions.md). */
+const TIME_WINDOW_MS = 5 * 60_000;
+
+/** Wallet-signature login: a code to sign, then the signature for a token. No credentials. */
+export function authRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/auth/web3/login', async (request) => {
+    const { address } = validate(loginRequestSchema, request.body);
+    const verifyCode = issueLoginCode(ctx.db, getAddress(address), ctx.config.now().getTime());
+    return { verifyCode };
+  });
+
+  app.post('/auth/web3/verify-login', async (request) => {
+    const body = validate(verifyLoginRequestSchema, request.body);
+    const address = getAddress(body.address);
+    const now = ctx.config.now();
+    const skew = Math.abs(Date.parse(body.time) - now.getTime());
+    if (skew > TIME_WINDOW_MS) {
+      throw new ServiceError(
+        'UNAUTHORIZED',
+        'time must be within 5 minutes of the service clock; check the device clock',
+      );
+    }
+    const code = takeLoginCode(ctx.db, address, now.getTime());
+    if (code === null) {
+      throw new ServiceError(
+        'UNAUTHORIZED',
+        'there is no valid login code for this address: codes serve one attempt and expire after 5 minutes; call /auth/web3/login again',
+      );
+    }
+    const message = loginMessage(ctx.config.serviceName, body.time, code);
+    const valid = await verifyMessage({ address, message, signature: body.sign as `0x${string}` }).catch(
+      () => false,
+    );
+    if (!valid)
+      throw new ServiceError('UNAUTHORIZED', 'sign is not a signature of the login message by this address');
+    const user =
+      findUserByAddress(ctx.db, address) ??
+      createUser(ctx.db, ctx.config, address, { referralCode: body.referralCode, brokerId: body.brokerId });
+    if (user.isBlocked)
+      throw new ServiceError(
+        'FORBIDDEN',
+        `this account is blocked${user.blockNote ? `: ${user.blockNote}` : ''}`,
+      );
+    return { ...user, access_token: await signAccessToken(ctx.secret, user.id, now) };
+  });
+}

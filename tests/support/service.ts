@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalService, type LocalService } from '../../src/service/app';
+import { defaultConfig, type ServiceConfig } from '../../src/service/config';
+
+/** A clock the test moves by hand, instead of sleeping. */
+export class TestClock {
+  constructor(public ms: number = Date.now()) {}
+  now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface RunningService {
+  url: string;
+  service: LocalService;
+  clock: TestClock;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** Starts a real local service over HTTP on a free port with its own SQLite file. */
+export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), 'copydesk-service-'));
+  const clock = new TestClock();
+  const service = createLocalService(
+    defaultConfig({ port: 0, dbPath: join(dir, 'service.db'), now: clock.now, ...overrides }),
+  );
+  const url = await service.listen();
+  return {
+    url,
+    service,
+    clock,
+    dir,
+    close: async () => {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POSTs JSON and returns status, headers and the parsed body. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
