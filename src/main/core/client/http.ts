@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { AppErrorCode } from '../../../shared/result';
+import { appErrorCodes } from '../../../shared/result';
+import { describeIssues } from '../../../shared/validation';
+import { CoreError } from '../errors';
+
+export interface HttpOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A non-2xx answer of the service, carrying its status and its own message to the user. */
+export class ServiceRequestError extends CoreError {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    readonly status: number | null,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(code, message);
+    this.name = 'ServiceRequestError';
+  }
+}
+
+/**
+ * One HTTP exchange with a deployment: JSON in, JSON out, a timeout, and every failure turned
+ * into a ServiceRequestError whose message a trader can read.
+ */
+export async function requestJson<S extends z.ZodType>(
+  options: HttpOptions,
+  spec: RequestSpec,
+  schema: S,
+): Promise<z.output<S>> {
+  const url = new URL(spec.path, options.baseUrl).toString();
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(url, {
+      method: spec.method,
+      headers: {
+        accept: 'application/json',
+        ...(spec.body !== undefined && { 'content-type': 'application/json' }),
+        ...spec.headers,
+      },
+      ...(spec.body !== undefined && { body: JSON.stringify(spec.body) }),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+  } catch (error) {
+    throw networkError(options, error);
+  }
+  const text = await response.text();
+  const json = parseJson(text);
+  if (!response.ok) throw answerError(response, json);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ServiceRequestError(
+      'INTERNAL',
+      `The service answered ${spec.method} ${spec.path} with a shape Copydesk does not understand: ${describeIssues(parsed.error, 'answer')}`,
+      response.status,
+    );
+  }
+  return parsed.data;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function networkError(options: HttpOptions, error: unknown): ServiceRequestError {
+  const name = (error as Error)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new ServiceRequestError(
+      'TIMEOUT',
+      `The service at ${options.baseUrl} did not answer within ${options.timeoutMs / 1000} s.`,
+      null,
+    );
+  }
+  const cause =
+    ((error as { cause?: { code?: string } })?.cause?.code ?? (error as Error)?.message) || 'no answer';
+  return new ServiceRequestError(
+    'OFFLINE',
+    `The service at ${options.baseUrl} is not reachable (${cause}).`,
+    null,
+  );
+}
+
+/** Reads the decided error body, and the "also seen" variant whose message is an array. */
+function answerError(response: Response, json: unknown): ServiceRequestError {
+  const body = (typeof json === 'object' && json !== null ? json : {}) as {
+    message?: unknown;
+    code?: unknown;
+  };
+  const message = Array.isArray(body.message)
+    ? body.message.map(String).join('; ')
+    : typeof body.message === 'string'
+      ? body.message
+      : `HTTP ${response.status} ${response.statusText}`;
+  const code = (appErrorCodes as readonly string[]).includes(String(body.code))
+    ? (body.code as AppErrorCode)
+    : codeOfStatus(response.status);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ServiceRequestError(
+    code,
+    `The service says: ${message}`,
+    response.status,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
+  );
+}
+
+function codeOfStatus(status: number): AppErrorCode {
+  if (status === 400 || status === 422) return 'VALIDATION_FAILED';
+  if (status === 401) return 'UNAUTHORIZED';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 409) return 'CONFLICT';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'INTERNAL';
+}

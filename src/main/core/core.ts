@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import {
+  DEFAULT_SERVICE_NAME,
+  DEFAULT_GRAPHQL_NAMESPACE,
+  DEFAULT_VENUE,
+  LOCAL_PROFILE_ID,
+  type ServiceProfile,
+} from '../../shared/profile';
+import type { Result } from '../../shared/result';
+import type { AppInfo } from '../../shared/ipc/contract';
+import { ServiceClient } from './client/service-client';
+import { dispatch } from './dispatch';
+import { CoreEvents } from './events';
+import { createHandlers } from './handlers/handlers';
+import { LocalServiceProcess } from './local-service/service-process';
+import type { SecretStore } from './secrets/secret-store';
+import { SessionManager } from './session';
+import { Wallet } from './wallet/wallet';
+
+export interface CoreOptions {
+  dataDir: string;
+  shell: AppInfo['shell'];
+  secrets: SecretStore;
+  appVersion: string;
+  ephemeralKeychain: boolean;
+  /** The service to talk to; omitted = start the embedded local service. */
+  remoteProfile?: ServiceProfile;
+  /** How to run the local service's Node (Electron passes its own binary). */
+  serviceExecPath?: string;
+  serviceEnv?: NodeJS.ProcessEnv;
+}
+
+/** The desktop core: plain Node, hosted by the Electron shell or the web shell. */
+export interface Core {
+  invoke(channel: unknown, request: unknown): Promise<Result<unknown>>;
+  events: CoreEvents;
+  profile(): ServiceProfile;
+  close(): Promise<void>;
+}
+
+/** Starts the core: the local service unless a remote profile is given, the wallet, the handlers. */
+export async function startCore(options: CoreOptions): Promise<Core> {
+  const events = new CoreEvents();
+  let localService: LocalServiceProcess | null = null;
+  let profile = options.remoteProfile;
+  if (!profile) {
+    localService = new LocalServiceProcess({
+      dbPath: join(options.dataDir, 'service', 'service.db'),
+      events,
+      ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
+      ...(options.serviceEnv && { env: options.serviceEnv }),
+    });
+    profile = localProfile(await localService.start());
+  }
+  const client = new ServiceClient(profile);
+  const wallet = new Wallet(options.secrets);
+  const session = new SessionManager(client, wallet, options.secrets);
+  const current = profile;
+  const handlers = createHandlers({
+    wallet,
+    session,
+    events,
+    client: () => client,
+    appInfo: () => ({
+      appVersion: options.appVersion,
+      shell: options.shell,
+      dataDir: options.dataDir,
+      profile: { id: current.id, name: current.name, baseUrl: current.baseUrl, kind: current.kind },
+      ephemeralKeychain: options.ephemeralKeychain,
+      versions: {
+        node: process.versions.node,
+        ...(process.versions.electron && { electron: process.versions.electron }),
+      },
+    }),
+  });
+  return {
+    invoke: (channel, request) => dispatch(handlers, channel, request),
+    events,
+    profile: () => current,
+    close: async () => localService?.stop(),
+  };
+}
+
+/** The default profile: the embedded local service at the URL it started on. */
+export function localProfile(baseUrl: string): ServiceProfile {
+  return {
+    id: LOCAL_PROFILE_ID,
+    name: 'Local service',
+    kind: 'local',
+    baseUrl,
+    serviceName: DEFAULT_SERVICE_NAME,
+    venue: DEFAULT_VENUE,
+    graphqlNamespace: DEFAULT_GRAPHQL_NAMESPACE,
+  };
+}

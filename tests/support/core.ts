@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCore, type Core } from '../../src/main/core/core';
+import { isolatedKeychain } from './keychain';
+
+/** A real core: its own data folder, its own keychain items, the local service as a child process. */
+export async function startTestCore(): Promise<{
+  core: Core;
+  dataDir: string;
+  keychainService: string;
+  close(): Promise<void>;
+}> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'copydesk-core-'));
+  const { store, service } = isolatedKeychain();
+  const core = await startCore({
+    dataDir,
+    shell: 'web',
+    secrets: store,
+    appVersion: '0.0.0-test',
+    ephemeralKeychain: true,
+  });
+  return {
+    core,
+    dataDir,
+    keychainService: service,
+    close: async () => {
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
