@@ -1,0 +1,40 @@
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { channelNames, eventNames } from '../../shared/ipc/names';
+import { fail } from '../../shared/result';
+import type { Core } from '../core/core';
+
+/**
+ * The one wrapper that registers every channel (after VS Code's validatedIpcMain): it refuses
+ * calls from any frame that is not the app's own page, then hands the raw request to the core,
+ * which validates it and answers a Result.
+ */
+export function registerIpc(
+  ipcMain: IpcMain,
+  core: Core,
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+): void {
+  for (const channel of channelNames) {
+    ipcMain.handle(channel, async (event, request: unknown) => {
+      if (!isTrustedSender(event))
+        return fail('FORBIDDEN', 'This call did not come from the Copydesk window.');
+      return core.invoke(channel, request);
+    });
+  }
+}
+
+/**
+ * Forwards every core event to a window for as long as it lives, and replays the latest state
+ * events after each page load so a reloaded page does not wait for the next change.
+ */
+export function forwardEvents(core: Core, contents: WebContents): void {
+  const off = core.events.onAny((event, payload) => {
+    if (!contents.isDestroyed()) contents.send(event, payload);
+  }, eventNames);
+  contents.on('did-finish-load', () => {
+    for (const event of eventNames) {
+      const latest = core.events.latest(event);
+      if (latest !== undefined) contents.send(event, latest);
+    }
+  });
+  contents.once('destroyed', off);
+}

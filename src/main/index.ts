@@ -1,0 +1,53 @@
+import { app, ipcMain, shell } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startCore, type Core } from './core/core';
+import { KeytarSecretStore } from './core/secrets/keytar-store';
+import { forwardEvents, registerIpc } from './electron/ipc';
+import { applySecurity, isAppUrl, restrictPermissions } from './electron/security';
+import { createMainWindow } from './electron/window';
+
+/**
+ * The Electron shell: windows, security and IPC wiring only. Everything else is the plain-Node
+ * core, which the web shell hosts the same way.
+ */
+const outDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const appUrl = () => devServerUrl ?? new URL(`file://${join(outDir, 'renderer', 'index.html')}`).toString();
+
+let core: Core | null = null;
+
+async function boot(): Promise<void> {
+  applySecurity(app, shell, appUrl);
+  await app.whenReady();
+  const { session } = await import('electron');
+  restrictPermissions(session.defaultSession);
+  core = await startCore({
+    dataDir: process.env.COPYDESK_DATA_DIR ?? app.getPath('userData'),
+    shell: 'electron',
+    secrets: new KeytarSecretStore(),
+    appVersion: app.getVersion(),
+    ephemeralKeychain: process.env.COPYDESK_EPHEMERAL_KEYCHAIN === '1',
+    // The service runs on Electron's own Node, so nothing else need be installed.
+    serviceExecPath: process.execPath,
+    serviceEnv: { ELECTRON_RUN_AS_NODE: '1' },
+  });
+  const started = core;
+  registerIpc(ipcMain, started, (event) => isAppUrl(event.senderFrame?.url ?? '', appUrl()));
+  const window = createMainWindow(outDir, devServerUrl);
+  forwardEvents(started, window.webContents);
+}
+
+app.on('window-all-closed', () => app.quit());
+app.on('before-quit', (event) => {
+  if (!core) return;
+  event.preventDefault();
+  const closing = core;
+  core = null;
+  void closing.close().finally(() => app.quit());
+});
+
+boot().catch((error: unknown) => {
+  console.error('Copydesk could not start:', error);
+  app.exit(1);
+});
