@@ -1,0 +1,22 @@
+import type { ReactElement, ReactNode } from 'react';
+
+interface EmptyStateProps {
+  title: string;
+  /** One or two sentences: what is missing and what to do about it. */
+  children: ReactNode;
+  icon?: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}
+
+/** What a page or panel shows when it has nothing to list. */
+export function EmptyState({ title, children, icon, action, testId }: EmptyStateProps): ReactElement {
+  return (
+    <div className="empty-state" data-testid={testId}>
+      {icon ? <div className="empty-state-icon">{icon}</div> : null}
+      <p className="empty-state-title">{title}</p>
+      <div className="empty-state-text">{children}</div>
+      {action ? <div className="empty-state-action">{action}</div> : null}
+    </div>
+  );
+}

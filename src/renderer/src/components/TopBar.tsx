@@ -1,0 +1,108 @@
+import type { ReactElement } from 'react';
+import { pageEntry } from '../pages/registry';
+import { selectPage, useNavigation } from '../stores/navigation';
+import {
+  selectProfileName,
+  selectServiceBadge,
+  selectServiceMessage,
+  useService,
+  type ServiceBadge,
+} from '../stores/service';
+import { selectSession, selectSessionKnown, selectSessionPending, useSession } from '../stores/session';
+import { toast } from '../stores/toasts';
+import { selectHasWallet, selectWalletKnown, useWallet } from '../stores/wallet';
+import { Address } from './Address';
+
+const badgeText: Record<ServiceBadge, string> = {
+  starting: 'starting',
+  ready: 'ready',
+  stopped: 'stopped',
+  failed: 'failed',
+  remote: 'remote',
+  unknown: 'unknown',
+};
+const badgeTone: Record<ServiceBadge, string> = {
+  starting: 'warn',
+  ready: 'good',
+  stopped: 'muted',
+  failed: 'bad',
+  remote: 'good',
+  unknown: 'muted',
+};
+
+function ServiceState(): ReactElement {
+  const badge = useService(selectServiceBadge);
+  const message = useService(selectServiceMessage);
+  const profile = useService(selectProfileName);
+  const title = [profile, message].filter(Boolean).join(' — ') || undefined;
+  return (
+    <div className={`status-badge tone-${badgeTone[badge]}`} title={title} data-testid="service-state">
+      <span className={`status-dot${badge === 'starting' ? ' is-pulsing' : ''}`} aria-hidden="true" />
+      <span className="status-label">{profile ?? 'Service'}</span>
+      <span className="status-value">{badgeText[badge]}</span>
+    </div>
+  );
+}
+
+function SessionControl(): ReactElement {
+  const known = useSession(selectSessionKnown);
+  const session = useSession(selectSession);
+  const pending = useSession(selectSessionPending);
+  const login = useSession((s) => s.login);
+  const hasWallet = useWallet(selectHasWallet);
+  const walletKnown = useWallet(selectWalletKnown);
+  const go = useNavigation((s) => s.go);
+
+  if (!known) return <span className="skeleton session-skeleton" aria-hidden="true" />;
+
+  if (session) {
+    return (
+      <div className="session-chip" data-testid="topbar-session">
+        <span className="status-dot tone-good" aria-hidden="true" />
+        <span className="visually-hidden">Logged in as</span>
+        <Address address={session.address} />
+      </div>
+    );
+  }
+
+  const onLogin = (): void => {
+    // Only send the trader to the Wallet page when it is known that there is no wallet.
+    if (walletKnown && !hasWallet) {
+      go('wallet');
+      toast({
+        tone: 'info',
+        title: 'No login wallet yet',
+        message: 'Create a wallet or import a private key, then log in.',
+      });
+      return;
+    }
+    void login();
+  };
+
+  return (
+    <button
+      type="button"
+      className="button button-primary button-small"
+      onClick={onLogin}
+      disabled={pending !== null}
+      data-testid="topbar-login"
+    >
+      {pending === 'login' ? 'Logging in…' : 'Log in'}
+    </button>
+  );
+}
+
+/** The top bar: the current page, the local service's state and the session. */
+export function TopBar(): ReactElement {
+  const page = useNavigation(selectPage);
+  return (
+    <header className="topbar">
+      <div className="topbar-page">{pageEntry(page).label}</div>
+      <div className="topbar-right">
+        <ServiceState />
+        <span className="topbar-divider" aria-hidden="true" />
+        <SessionControl />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,136 @@
+import type { ReactElement } from 'react';
+import { useState } from 'react';
+import { Address } from '../../components/Address';
+import { EmptyState } from '../../components/EmptyState';
+import { KeyIcon } from '../../components/icons';
+import { SkeletonLines } from '../../components/Skeleton';
+import { selectEphemeralKeychain, useService } from '../../stores/service';
+import { selectWalletAddress, selectWalletPending, useWallet } from '../../stores/wallet';
+import { DeleteWalletDialog } from './DeleteWalletDialog';
+import { ImportKeyForm } from './ImportKeyForm';
+import { SessionPanel } from './SessionPanel';
+
+function NoWallet(): ReactElement {
+  const pending = useWallet(selectWalletPending);
+  const create = useWallet((s) => s.create);
+  return (
+    <div className="no-wallet">
+      <EmptyState title="No login wallet yet" icon={<KeyIcon />}>
+        <p>
+          Create a new wallet, or import the private key of one you already use, to log in to the service.
+        </p>
+      </EmptyState>
+      <div className="wallet-choices">
+        <div className="wallet-choice">
+          <h3>New wallet</h3>
+          <p className="panel-text">A fresh key is generated and stored in the keychain.</p>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void create()}
+            disabled={pending !== null}
+            data-testid="wallet-create"
+          >
+            {pending === 'create' ? 'Creating…' : 'Create wallet'}
+          </button>
+        </div>
+        <div className="wallet-choice">
+          <h3>Existing key</h3>
+          <ImportKeyForm />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function WalletDetails({ address }: { address: string }): ReactElement {
+  const [confirming, setConfirming] = useState(false);
+  const ephemeral = useService(selectEphemeralKeychain);
+  const pending = useWallet(selectWalletPending);
+  return (
+    <>
+      <dl className="facts">
+        <dt>Address</dt>
+        <dd>
+          <Address address={address} full testId="wallet-address" />
+        </dd>
+        <dt>Key stored in</dt>
+        <dd>
+          {ephemeral ? (
+            <span className="tag tag-warn">Temporary keychain — lost when the terminal stops</span>
+          ) : (
+            'OS keychain'
+          )}
+        </dd>
+      </dl>
+      <div className="danger-zone">
+        <div>
+          <p className="danger-title">Delete wallet</p>
+          <p className="panel-text">Removes the private key from the keychain. This cannot be undone.</p>
+        </div>
+        <button
+          type="button"
+          className="button button-danger-outline"
+          onClick={() => setConfirming(true)}
+          disabled={pending !== null}
+          data-testid="wallet-delete"
+        >
+          Delete wallet…
+        </button>
+      </div>
+      {confirming ? <DeleteWalletDialog address={address} onClose={() => setConfirming(false)} /> : null}
+    </>
+  );
+}
+
+/** The login wallet page: create, import or delete the wallet, and log in with it. */
+export function WalletPage(): ReactElement {
+  const status = useWallet((s) => s.status);
+  const error = useWallet((s) => s.error);
+  const loading = useWallet((s) => s.loading);
+  const refresh = useWallet((s) => s.refresh);
+  const address = useWallet(selectWalletAddress);
+
+  let body: ReactElement;
+  if (!status && error) {
+    body = (
+      <EmptyState
+        title="The wallet could not be read"
+        action={
+          <button type="button" className="button" onClick={() => void refresh()} disabled={loading}>
+            {loading ? 'Retrying…' : 'Retry'}
+          </button>
+        }
+      >
+        <p>{error.message}</p>
+      </EmptyState>
+    );
+  } else if (!status) {
+    body = <SkeletonLines lines={3} />;
+  } else if (status.hasWallet && address) {
+    body = <WalletDetails address={address} />;
+  } else {
+    body = <NoWallet />;
+  }
+
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <header className="page-header">
+        <h1 id="page-title">Login wallet</h1>
+        <p className="page-lede">
+          The wallet that signs your login to the service. Its private key stays in the keychain; this window
+          only sees the address.
+        </p>
+      </header>
+      <div className="wallet-layout">
+        <section className="panel" aria-labelledby="wallet-title" aria-busy={!status && !error}>
+          <header className="panel-header">
+            <h2 id="wallet-title">Wallet</h2>
+          </header>
+          <div className="panel-body">{body}</div>
+        </section>
+        <SessionPanel />
+      </div>
+    </section>
+  );
+}

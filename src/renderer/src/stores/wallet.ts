@@ -1,0 +1,97 @@
+import { create } from 'zustand';
+import type { WalletStatus } from '../../../shared/ipc/contract';
+import type { AppError } from '../../../shared/result';
+import { call, failureOf } from '../ipc/call';
+import { useSession } from './session';
+import { toast } from './toasts';
+
+interface WalletStore {
+  /** Null until `wallet:status` answers. */
+  status: WalletStatus | null;
+  loading: boolean;
+  /** Why the last status read failed, shown in place of the status. */
+  error: AppError | null;
+  pending: 'create' | 'import' | 'delete' | null;
+  refresh(): Promise<void>;
+  create(): Promise<boolean>;
+  /** Sends the key to the core once; the caller clears its input whatever the outcome. */
+  importKey(privateKey: string): Promise<boolean>;
+  /** Deletes the wallet whose address the user typed back. */
+  remove(address: string): Promise<boolean>;
+}
+
+/** The login wallet: whether there is one and its address (never the key). */
+export const useWallet = create<WalletStore>()((set, get) => {
+  const run = async (
+    pending: NonNullable<WalletStore['pending']>,
+    action: () => Promise<WalletStatus>,
+    done: (status: WalletStatus) => void,
+  ): Promise<boolean> => {
+    if (get().pending) return false;
+    set({ pending });
+    try {
+      const status = await action();
+      set({ status, error: null });
+      done(status);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      set({ pending: null });
+    }
+  };
+
+  return {
+    status: null,
+    loading: false,
+    error: null,
+    pending: null,
+    async refresh() {
+      set({ loading: true });
+      try {
+        set({ status: await call('wallet:status', {}), error: null });
+      } catch (error) {
+        set({ error: failureOf(error) });
+      } finally {
+        set({ loading: false });
+      }
+    },
+    create: () =>
+      run(
+        'create',
+        () => call('wallet:create', {}),
+        () =>
+          toast({
+            tone: 'success',
+            title: 'Wallet created',
+            message: 'Its private key is in the keychain. Log in to start a session.',
+          }),
+      ),
+    importKey: (privateKey) =>
+      run(
+        'import',
+        () => call('wallet:import', { privateKey }),
+        () =>
+          toast({ tone: 'success', title: 'Private key imported', message: 'Log in to start a session.' }),
+      ),
+    remove: (address) =>
+      run(
+        'delete',
+        () => call('wallet:delete', { address }),
+        () => {
+          toast({
+            tone: 'info',
+            title: 'Wallet deleted',
+            message: 'Its private key was removed from the keychain.',
+          });
+          // The session belonged to that wallet; read what the core made of it.
+          void useSession.getState().refresh();
+        },
+      ),
+  };
+});
+
+export const selectWalletAddress = (s: WalletStore): string | null => s.status?.address ?? null;
+export const selectHasWallet = (s: WalletStore): boolean => s.status?.hasWallet === true;
+export const selectWalletKnown = (s: WalletStore): boolean => s.status !== null;
+export const selectWalletPending = (s: WalletStore): WalletStore['pending'] => s.pending;
