@@ -1,0 +1,67 @@
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Terminal {
+  url: string;
+  dataDir: string;
+  keychainService: string;
+  process: ChildProcess;
+}
+
+/** Starts the built web shell (`node out/main/web.js`) with its own data folder and keychain items. */
+export async function startTerminal(
+  dataDir = mkdtempSync(join(tmpdir(), 'copydesk-e2e-')),
+  keychainService = `Copydesk e2e ${randomUUID()}`,
+): Promise<Terminal> {
+  mkdirSync(dataDir, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    ['out/main/web.js', '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the terminal did not start:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`the terminal exited (${code}):\n${output}`)));
+  });
+  return { url, dataDir, keychainService, process: child };
+}
+
+/** Stops a terminal and waits for it (and its local service) to exit. */
+export async function stopTerminal(terminal: Terminal, removeData = true): Promise<void> {
+  if (terminal.process.exitCode === null) {
+    const exited = new Promise((resolve) => terminal.process.once('exit', resolve));
+    terminal.process.kill('SIGTERM');
+    await exited;
+  }
+  if (removeData) rmSync(terminal.dataDir, { recursive: true, force: true });
+}
+
+/** Each test gets its own terminal: data folder, local service, keychain items. */
+export const test = base.extend<{ terminal: Terminal }>({
+  // Playwright requires the fixture's first argument to be an object pattern.
+  // eslint-disable-next-line no-empty-pattern
+  terminal: async ({}, use) => {
+    const terminal = await startTerminal();
+    await use(terminal);
+    await stopTerminal(terminal);
+  },
+});
+
+export { expect };
