@@ -1,0 +1,303 @@
+// The statistic record of one trader on one protocol (semantics.md "Statistic record").
+//
+// Built for millions of positions: one pass, running accumulators, no per-field arrays and no
+// sorting of positions. Every window a closed position falls in is fed from that same pass.
+// Decisions written down here:
+// - The record exists only when its window has at least one closed position (null otherwise).
+// - runTimeDays, lastTradeAt(Ts), isOpenPosition and unrealisedPnl look at ALL the trader's
+//   positions on the protocol, whatever the window; runTimeDays is clamped at 0 against clock skew.
+// - An open position whose token has no mark price adds 0 to unrealisedPnl (nothing to mark it to).
+// - indexTokens and pairs are sorted, so a record does not depend on the order of its inputs.
+import type { PositionStatistic } from '../../shared/api/statistics';
+import { derivePosition, safeDiv, unrealisedPnlOf } from './position-facts';
+import type { DerivedPosition, MarkPriceOf, PositionFacts } from './position-facts';
+import { DAY_MS, WINDOWS, inWindow, windowBounds } from './windows';
+import type { Window, WindowBounds } from './windows';
+
+/** Fields the store adds to a record; the rest are computed here. */
+type StoreField = 'id' | 'account' | 'protocol' | 'type' | 'createdAt' | 'updatedAt';
+
+/** Every computed field of a statistic record (wire names); the optional wire extras are always set. */
+export type StatisticValues = Omit<
+  Required<Omit<PositionStatistic, StoreField>>,
+  'pairs' | 'unrealisedPnl'
+> & {
+  pairs: string[];
+  unrealisedPnl: number;
+};
+
+/** One statistic record per window that has closed positions. */
+export type StatisticsByWindow = Partial<Record<Window, StatisticValues>>;
+
+/** Running sums and extremes of one window's closed positions. */
+class WindowAccumulator {
+  n = 0;
+  wins = 0;
+  longs = 0;
+  orders = 0;
+  realisedPnl = 0;
+  pnl = 0;
+  fee = 0;
+  volume = 0;
+  gainR = 0;
+  lossR = 0;
+  gain = 0;
+  loss = 0;
+  sumRealisedRoi = 0;
+  sumRoi = 0;
+  sumDuration = 0;
+  sumLeverage = 0;
+  liquidations = 0;
+  liquidationAmount = 0;
+  maxRealisedRoi = -Infinity;
+  maxRoi = -Infinity;
+  maxRealisedPnl = -Infinity;
+  maxPnl = -Infinity;
+  minRealisedRoi = Infinity;
+  minRoi = Infinity;
+  minRealisedPnl = Infinity;
+  minPnl = Infinity;
+  minDuration = Infinity;
+  maxDuration = -Infinity;
+  minLeverage = Infinity;
+  maxLeverage = -Infinity;
+  readonly indexTokens = new Set<string>();
+  readonly pairs = new Set<string>();
+
+  /** Feeds one closed position (with its derived numbers) into the window. */
+  add(p: PositionFacts, d: DerivedPosition): void {
+    this.addCounts(p, d);
+    this.addSums(p, d);
+    this.addExtremes(p, d);
+    this.indexTokens.add(p.indexToken);
+    this.pairs.add(p.pair);
+  }
+
+  private addCounts(p: PositionFacts, d: DerivedPosition): void {
+    this.n += 1;
+    if (d.isWin === true) this.wins += 1;
+    if (p.isLong) this.longs += 1;
+    this.orders += p.orderCount;
+    // A liquidation that still closed in profit is not counted as one (semantics.md).
+    if (p.isLiquidate && d.isWin !== true) {
+      this.liquidations += 1;
+      this.liquidationAmount += p.realisedPnl;
+    }
+  }
+
+  private addSums(p: PositionFacts, d: DerivedPosition): void {
+    this.realisedPnl += p.realisedPnl;
+    this.pnl += d.pnl;
+    this.fee += p.fee;
+    this.volume += p.size;
+    // G and L split pnl by the sign of realisedPnl (chosen), so that G + L = pnl.
+    if (p.realisedPnl > 0) {
+      this.gainR += p.realisedPnl;
+      this.gain += d.pnl;
+    } else {
+      this.lossR += p.realisedPnl;
+      this.loss += d.pnl;
+    }
+    this.sumRealisedRoi += d.realisedRoi;
+    this.sumRoi += d.roi;
+    this.sumDuration += d.durationInSecond ?? 0;
+    this.sumLeverage += d.leverage;
+  }
+
+  private addExtremes(p: PositionFacts, d: DerivedPosition): void {
+    const duration = d.durationInSecond ?? 0;
+    this.maxRealisedRoi = Math.max(this.maxRealisedRoi, d.realisedRoi);
+    this.maxRoi = Math.max(this.maxRoi, d.roi);
+    this.maxRealisedPnl = Math.max(this.maxRealisedPnl, p.realisedPnl);
+    this.maxPnl = Math.max(this.maxPnl, d.pnl);
+    this.minRealisedRoi = Math.min(this.minRealisedRoi, d.realisedRoi);
+    this.minRoi = Math.min(this.minRoi, d.roi);
+    this.minRealisedPnl = Math.min(this.minRealisedPnl, p.realisedPnl);
+    this.minPnl = Math.min(this.minPnl, d.pnl);
+    this.minDuration = Math.min(this.minDuration, duration);
+    this.maxDuration = Math.max(this.maxDuration, duration);
+    this.minLeverage = Math.min(this.minLeverage, d.leverage);
+    this.maxLeverage = Math.max(this.maxLeverage, d.leverage);
+  }
+}
+
+/** Facts of the trader on the protocol over all time, whatever the window. */
+class TraderAccumulator {
+  firstOpenMs = Infinity;
+  lastCloseMs = -Infinity;
+  hasOpen = false;
+  unrealisedPnl = 0;
+
+  constructor(private readonly markPrice: MarkPriceOf) {}
+
+  /** Feeds any position, open or closed. */
+  add(p: PositionFacts): void {
+    this.firstOpenMs = Math.min(this.firstOpenMs, p.openTimeMs);
+    if (p.closeTimeMs !== null) {
+      this.lastCloseMs = Math.max(this.lastCloseMs, p.closeTimeMs);
+      return;
+    }
+    this.hasOpen = true;
+    const mark = this.markPrice(p.indexToken);
+    if (mark !== undefined) this.unrealisedPnl += unrealisedPnlOf(p, mark);
+  }
+}
+
+/** An extreme that saw no value (still ±Infinity) is null. */
+const extreme = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+/** min(0, worst): a drawdown is never positive; null when nothing was seen. */
+const drawdown = (min: number): number | null => (Number.isFinite(min) ? Math.min(0, min) : null);
+
+/** (gain / wins) / (|loss| / loses); 0 when wins, loses or the loss is 0 (semantics.md). */
+function profitLossRatio(gain: number, loss: number, wins: number, loses: number): number {
+  if (wins === 0 || loses === 0 || loss === 0) return 0;
+  return safeDiv(gain / wins, Math.abs(loss) / loses);
+}
+
+/** gain / |loss|; equals the gain when there is no loss (semantics.md). */
+const gainLossRatio = (gain: number, loss: number): number =>
+  loss === 0 ? gain : safeDiv(gain, Math.abs(loss));
+
+/** gain / (gain + |loss|) × 100; 0 when the denominator is 0. */
+const profitRate = (gain: number, loss: number): number => safeDiv(gain, gain + Math.abs(loss)) * 100;
+
+function totals(a: WindowAccumulator) {
+  return {
+    totalTrade: a.n,
+    totalWin: a.wins,
+    totalLose: a.n - a.wins,
+    realisedTotalGain: a.gainR,
+    realisedTotalLoss: a.lossR,
+    totalGain: a.gain,
+    totalLoss: a.loss,
+    realisedPnl: a.realisedPnl,
+    pnl: a.pnl,
+    totalFee: a.fee,
+    totalVolume: a.volume,
+    totalLiquidation: a.liquidations,
+    totalLiquidationAmount: a.liquidationAmount,
+  };
+}
+
+function means(a: WindowAccumulator) {
+  return {
+    avgVolume: safeDiv(a.volume, a.n),
+    realisedAvgRoi: safeDiv(a.sumRealisedRoi, a.n),
+    avgRoi: safeDiv(a.sumRoi, a.n),
+    winRate: safeDiv(a.wins, a.n) * 100,
+    longRate: safeDiv(a.longs, a.n) * 100,
+    orderPositionRatio: safeDiv(a.orders, a.n),
+    avgDuration: safeDiv(a.sumDuration, a.n),
+    avgLeverage: safeDiv(a.sumLeverage, a.n),
+  };
+}
+
+function ratios(a: WindowAccumulator) {
+  const loses = a.n - a.wins;
+  return {
+    realisedProfitRate: profitRate(a.gainR, a.lossR),
+    profitRate: profitRate(a.gain, a.loss),
+    realisedProfitLossRatio: profitLossRatio(a.gainR, a.lossR, a.wins, loses),
+    profitLossRatio: profitLossRatio(a.gain, a.loss, a.wins, loses),
+    realisedGainLossRatio: gainLossRatio(a.gainR, a.lossR),
+    gainLossRatio: gainLossRatio(a.gain, a.loss),
+  };
+}
+
+function extremes(a: WindowAccumulator) {
+  // A record has at least one position, so these maxima are defined; `?? 0` only satisfies the type.
+  return {
+    realisedMaxRoi: extreme(a.maxRealisedRoi) ?? 0,
+    maxRoi: extreme(a.maxRoi) ?? 0,
+    realisedMaxPnl: extreme(a.maxRealisedPnl) ?? 0,
+    maxPnl: extreme(a.maxPnl) ?? 0,
+    realisedMaxDrawdown: drawdown(a.minRealisedRoi),
+    maxDrawdown: drawdown(a.minRoi),
+    realisedMaxDrawdownPnl: drawdown(a.minRealisedPnl),
+    maxDrawdownPnl: drawdown(a.minPnl),
+    minDuration: extreme(a.minDuration),
+    maxDuration: extreme(a.maxDuration),
+    minLeverage: extreme(a.minLeverage),
+    maxLeverage: extreme(a.maxLeverage),
+  };
+}
+
+function traderWide(t: TraderAccumulator, nowMs: number) {
+  // A window with a closed position implies a last close, so lastCloseMs is finite here.
+  const lastTradeAtTs = extreme(t.lastCloseMs) ?? nowMs;
+  return {
+    runTimeDays: Math.max(0, Math.floor((nowMs - t.firstOpenMs) / DAY_MS)),
+    lastTradeAtTs,
+    lastTradeAt: new Date(lastTradeAtTs).toISOString(),
+    isOpenPosition: t.hasOpen,
+    unrealisedPnl: t.unrealisedPnl,
+    statisticAt: new Date(nowMs).toISOString(),
+  };
+}
+
+/** Turns one window's accumulator into its record, or null when the window saw nothing. */
+function toValues(a: WindowAccumulator, t: TraderAccumulator, nowMs: number): StatisticValues | null {
+  if (a.n === 0) return null;
+  return {
+    ...totals(a),
+    ...means(a),
+    ...ratios(a),
+    ...extremes(a),
+    ...traderWide(t, nowMs),
+    indexTokens: [...a.indexTokens].sort(),
+    pairs: [...a.pairs].sort(),
+  };
+}
+
+interface Slot {
+  window: Window;
+  bounds: WindowBounds;
+  acc: WindowAccumulator;
+}
+
+/** One pass over the positions feeding every requested window and the trader-wide facts. */
+function scan(
+  positions: readonly PositionFacts[],
+  windows: readonly Window[],
+  nowMs: number,
+  markPrice: MarkPriceOf,
+): StatisticsByWindow {
+  const slots: Slot[] = windows.map((w) => ({
+    window: w,
+    bounds: windowBounds(w, nowMs),
+    acc: new WindowAccumulator(),
+  }));
+  const trader = new TraderAccumulator(markPrice);
+  for (const p of positions) {
+    trader.add(p);
+    if (p.closeTimeMs === null) continue;
+    const d = derivePosition(p);
+    for (const s of slots) if (inWindow(p.closeTimeMs, s.bounds)) s.acc.add(p, d);
+  }
+  const out: StatisticsByWindow = {};
+  for (const s of slots) {
+    const values = toValues(s.acc, trader, nowMs);
+    if (values !== null) out[s.window] = values;
+  }
+  return out;
+}
+
+/** The record of one window for one trader on one protocol; null when the window has no closed position. */
+export function computeStatistic(
+  positionsOfTraderOnProtocol: readonly PositionFacts[],
+  window: Window,
+  nowMs: number,
+  markPrice: MarkPriceOf,
+): StatisticValues | null {
+  return scan(positionsOfTraderOnProtocol, [window], nowMs, markPrice)[window] ?? null;
+}
+
+/** The records of all five windows in one pass; windows without closed positions are absent. */
+export function computeTraderStatistics(
+  allPositionsOfTraderOnProtocol: readonly PositionFacts[],
+  nowMs: number,
+  markPrice: MarkPriceOf,
+): StatisticsByWindow {
+  return scan(allPositionsOfTraderOnProtocol, WINDOWS, nowMs, markPrice);
+}
