@@ -62,3 +62,26 @@ function assertOrdered(migrations: readonly Migration[]): void {
       throw new Error(`Migration ${m.name} has version ${m.version}, expected ${i + 1}`);
   });
 }
+
+const statementCaches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * A prepared statement for `sql`, compiled once per database and kept (least recently used
+ * dropped past 500). Queries built from filters repeat their SQL text with new parameters, and
+ * compiling them on every request would cost more than running them.
+ */
+export function prepareCached(db: Database.Database, sql: string): Database.Statement {
+  let cache = statementCaches.get(db);
+  if (!cache) statementCaches.set(db, (cache = new Map()));
+  const found = cache.get(sql);
+  if (found) {
+    cache.delete(sql);
+    cache.set(sql, found);
+    return found;
+  }
+  const statement = db.prepare(sql);
+  cache.set(sql, statement);
+  if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return statement;
+}

@@ -2,11 +2,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceConfig } from './config';
 import { authRoutes } from './http/routes/auth';
 import { tokenRoutes } from './http/routes/tokens';
+import { statisticRoutes } from './http/routes/statistics';
+import { copyTradingRoutes } from './http/routes/copy-trading';
+import { graphqlRoutes } from './graphql/routes';
 import { installErrorHandlers } from './http/errors';
+import { installRateLimit } from './http/rate-limit';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret } from './store/meta';
 import { seedTokenCatalogue } from './market/tokens';
+import { seedFixtureWorld } from './fixture/seed';
 
 /** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
 const BODY_LIMIT = 1024 * 1024;
@@ -24,11 +29,16 @@ export interface LocalService {
 export function createLocalService(config: ServiceConfig, options: { logger?: boolean } = {}): LocalService {
   const db = openServiceDatabase(config.dbPath);
   seedTokenCatalogue(db);
+  if (config.seedFixture) seedFixtureWorld(db, config);
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db) };
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
   installErrorHandlers(app);
+  installRateLimit(app, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
   tokenRoutes(app, ctx);
+  statisticRoutes(app, ctx);
+  copyTradingRoutes(app, ctx);
+  graphqlRoutes(app, ctx);
   app.addHook('onClose', async () => db.close());
   return {
     app,

@@ -12,7 +12,8 @@ import { openServiceDatabase } from './store/database';
  */
 const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
-                     [--graphql-namespace NS] [--quota N] [--starting-balance USD]
+                     [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
+                     [--rate-limit PER_SECOND[:BURST]]
   npm run service -- create-api-key --db FILE [--label TEXT]`;
 
 class UsageError extends Error {}
@@ -27,6 +28,8 @@ const options = {
   quota: { type: 'string' },
   'starting-balance': { type: 'string' },
   label: { type: 'string' },
+  empty: { type: 'boolean' },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -53,6 +56,9 @@ function configFrom(values: Flags): ServiceConfig {
     host: values.host ?? '127.0.0.1',
     port: values.port === undefined ? 8787 : integerFlag('--port', values.port, 0, 65535),
     dbPath: values.db ?? join(defaultDataDir(), 'service.db'),
+    // A new database gets the fixture world unless --empty asks for none.
+    seedFixture: values.empty !== true,
+    ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
     ...(values['service-name'] !== undefined && {
       serviceName: nonEmpty('--service-name', values['service-name']),
     }),
@@ -103,6 +109,16 @@ function numberFlag(name: string, raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0)
     throw new UsageError(`${name} must be a number ≥ 0`);
   return value;
+}
+
+/** `--rate-limit 50` or `--rate-limit 50:100` (per second, burst). */
+function rateLimitFlag(raw: string): ServiceConfig['rateLimit'] {
+  const [perSecond, burst] = raw.split(':');
+  const rate = integerFlag('--rate-limit', perSecond ?? '', 1, 10_000_000);
+  return {
+    perSecond: rate,
+    burst: burst === undefined ? rate * 2 : integerFlag('--rate-limit burst', burst, 1, 10_000_000),
+  };
 }
 
 function nonEmpty(name: string, raw: string): string {

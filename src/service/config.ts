@@ -14,7 +14,15 @@ export interface ServiceConfig {
   copyTradeQuota: number;
   /** Sandbox balance of a new user's embedded wallet, in USD. */
   startingBalance: number;
-  /** The service's clock; tests and `--now` replace it. */
+  /** Withdrawal fees in USD (decisions.md): service fee, venue transfer fee, venue withdraw fee. */
+  withdrawFees: { service: number; transfer: number; withdraw: number };
+  /** The smallest withdrawal before fees; the minimum a user may withdraw is this plus all fees. */
+  withdrawBase: number;
+  /** Requests per second per credential (or per address when anonymous), and the burst. */
+  rateLimit: { perSecond: number; burst: number };
+  /** Seed the deterministic fixture world into an empty store at start. */
+  seedFixture: boolean;
+  /** The service's clock; tests replace it. */
   now: () => Date;
 }
 
@@ -29,6 +37,10 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     graphqlNamespace: DEFAULT_GRAPHQL_NAMESPACE,
     copyTradeQuota: 5,
     startingBalance: 10_000,
+    withdrawFees: { service: 1, transfer: 1, withdraw: 1 },
+    withdrawBase: 5,
+    rateLimit: { perSecond: 50, burst: 100 },
+    seedFixture: false,
     now: () => new Date(),
     ...overrides,
   };

@@ -26,7 +26,14 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
   const dir = mkdtempSync(join(tmpdir(), 'copydesk-service-'));
   const clock = new TestClock();
   const service = createLocalService(
-    defaultConfig({ port: 0, dbPath: join(dir, 'service.db'), now: clock.now, ...overrides }),
+    defaultConfig({
+      port: 0,
+      dbPath: join(dir, 'service.db'),
+      now: clock.now,
+      // Tests send bursts from one credential; the rate-limit test sets its own limit.
+      rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+      ...overrides,
+    }),
   );
   const url = await service.listen();
   return {

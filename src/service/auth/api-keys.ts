@@ -1,3 +1,4 @@
+import { prepareCached } from '../../node/sqlite';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceDb } from '../store/database';
 
@@ -6,7 +7,7 @@ const hash = (key: string): string => createHash('sha256').update(key).digest('h
 /** Creates an API key; only its hash is stored, so the key is shown once. */
 export function createApiKey(db: ServiceDb, now: Date, label = ''): string {
   const key = `cdk_${randomBytes(24).toString('base64url')}`;
-  db.prepare('INSERT INTO api_keys (id, key_hash, label, created_at) VALUES (?, ?, ?, ?)').run(
+  prepareCached(db, 'INSERT INTO api_keys (id, key_hash, label, created_at) VALUES (?, ?, ?, ?)').run(
     randomUUID(),
     hash(key),
     label,
@@ -17,5 +18,5 @@ export function createApiKey(db: ServiceDb, now: Date, label = ''): string {
 
 /** True when `key` is one this service issued. */
 export function isKnownApiKey(db: ServiceDb, key: string): boolean {
-  return db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ?').get(hash(key)) !== undefined;
+  return prepareCached(db, 'SELECT 1 FROM api_keys WHERE key_hash = ?').get(hash(key)) !== undefined;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../http/errors';
-import type { ServiceDb } from '../store/database';
+import type { ServiceContext } from '../http/context';
 import { isKnownApiKey } from './api-keys';
 import { verifyAccessToken } from './tokens';
 import { findUserById, type UserRecord } from '../users/users';
@@ -11,11 +11,8 @@ export type Caller = { kind: 'user'; user: UserRecord } | { kind: 'apiKey' };
 /** Which credentials an endpoint takes (service-api.md, Authentication). */
 export type Accepts = 'jwt' | 'apiKey' | 'jwtOrApiKey';
 
-export interface CredentialContext {
-  db: ServiceDb;
-  secret: string;
-  now: () => Date;
-}
+/** What checking credentials needs: the store, the token secret and the clock. */
+export type CredentialContext = Pick<ServiceContext, 'db' | 'secret' | 'config'>;
 
 /**
  * Checks the request's credentials against what the endpoint accepts. A missing or invalid one
@@ -29,7 +26,7 @@ export async function authenticate(
   const token = bearer(request.headers.authorization);
   const apiKey = headerValue(request.headers['x-api-key']);
   if (token !== null && accepts !== 'apiKey') {
-    const userId = await verifyAccessToken(ctx.secret, token, ctx.now());
+    const userId = await verifyAccessToken(ctx.secret, token, ctx.config.now());
     const user = userId ? findUserById(ctx.db, userId) : null;
     if (!user)
       throw new ServiceError('UNAUTHORIZED', 'the Authorization token is invalid or expired; log in again');

@@ -1,12 +1,14 @@
+import { prepareCached } from '../../node/sqlite';
 import { randomBytes } from 'node:crypto';
 import type { ServiceDb } from './database';
 
 /** Reads a value of the service's own key/value table, creating it with `make` the first time. */
 export function metaValue(db: ServiceDb, key: string, make: () => string): string {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  const row = prepareCached(db, 'SELECT value FROM meta WHERE key = ?').get(key) as
+    { value: string } | undefined;
   if (row) return row.value;
   const value = make();
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  prepareCached(db, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
   return value;
 }
 

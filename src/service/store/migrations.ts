@@ -58,4 +58,320 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'positions, orders, statistics with generations, copy trading, withdrawals',
+    up: (db) => {
+      db.exec(`
+        -- Trader positions; times are epoch ms (the wire shows ISO).
+        CREATE TABLE positions (
+          id TEXT PRIMARY KEY,
+          account TEXT NOT NULL,
+          protocol TEXT NOT NULL,
+          key TEXT NOT NULL,
+          log_id INTEGER NOT NULL,
+          open_block_number INTEGER NOT NULL,
+          close_block_number INTEGER,
+          open_time_ms INTEGER NOT NULL,
+          close_time_ms INTEGER,
+          index_token TEXT NOT NULL,
+          collateral_token TEXT,
+          pair TEXT NOT NULL,
+          size REAL NOT NULL,
+          size_in_token REAL NOT NULL DEFAULT 0,
+          collateral REAL NOT NULL,
+          average_price REAL NOT NULL,
+          fee REAL NOT NULL,
+          funding REAL NOT NULL,
+          realised_pnl REAL NOT NULL,
+          pnl REAL NOT NULL,
+          roi REAL NOT NULL,
+          realised_roi REAL NOT NULL,
+          leverage REAL NOT NULL,
+          is_long INTEGER NOT NULL,
+          is_win INTEGER,
+          is_liquidate INTEGER NOT NULL DEFAULT 0,
+          order_count INTEGER NOT NULL,
+          order_increase_count INTEGER NOT NULL,
+          order_decrease_count INTEGER NOT NULL,
+          duration_s REAL,
+          status TEXT NOT NULL CHECK (status IN ('OPEN', 'CLOSE')),
+          tx_hashes TEXT NOT NULL DEFAULT '[]',
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX positions_account ON positions(protocol, account, open_time_ms);
+        CREATE INDEX positions_status_open ON positions(protocol, status, open_time_ms);
+        CREATE INDEX positions_close ON positions(protocol, close_time_ms);
+        CREATE INDEX positions_realised_pnl ON positions(protocol, status, realised_pnl);
+        CREATE INDEX positions_open_pnl ON positions(status, realised_pnl);
+
+        CREATE TABLE orders (
+          id TEXT PRIMARY KEY,
+          position_id TEXT NOT NULL REFERENCES positions(id),
+          account TEXT NOT NULL,
+          protocol TEXT NOT NULL,
+          key TEXT,
+          tx_hash TEXT NOT NULL,
+          index_token TEXT NOT NULL,
+          collateral_token TEXT,
+          pair TEXT NOT NULL,
+          type TEXT NOT NULL CHECK (type IN ('OPEN', 'INCREASE', 'DECREASE', 'CLOSE', 'MARGIN_TRANSFERRED')),
+          is_long INTEGER NOT NULL,
+          size_delta REAL NOT NULL,
+          size REAL NOT NULL,
+          size_delta_in_token REAL,
+          size_in_token REAL,
+          collateral_delta REAL NOT NULL,
+          collateral REAL NOT NULL,
+          price REAL NOT NULL,
+          average_price REAL NOT NULL,
+          realised_pnl REAL NOT NULL DEFAULT 0,
+          fee REAL NOT NULL DEFAULT 0,
+          funding REAL NOT NULL DEFAULT 0,
+          leverage REAL,
+          log_id INTEGER NOT NULL,
+          block_number INTEGER NOT NULL,
+          block_time_ms INTEGER NOT NULL,
+          created_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX orders_position ON orders(position_id, block_time_ms);
+        CREATE INDEX orders_time ON orders(protocol, block_time_ms);
+        CREATE INDEX orders_account ON orders(account, block_time_ms);
+
+        -- Statistic records, one row per version. A row is visible at generation g when
+        -- gen_from <= g < gen_to (gen_to NULL = current). A recompute closes the rows it replaces,
+        -- so a point in time opened at g keeps seeing g (decisions.md, search-after).
+        CREATE TABLE statistics (
+          id TEXT NOT NULL,
+          account TEXT NOT NULL,
+          protocol TEXT NOT NULL,
+          type TEXT NOT NULL CHECK (type IN ('FULL', 'D60', 'D30', 'D15', 'D7')),
+          gen_from INTEGER NOT NULL,
+          gen_to INTEGER,
+          "totalTrade" REAL,
+          "totalWin" REAL,
+          "totalLose" REAL,
+          "totalGain" REAL,
+          "realisedTotalGain" REAL,
+          "totalLoss" REAL,
+          "realisedTotalLoss" REAL,
+          "totalVolume" REAL,
+          "avgVolume" REAL,
+          "avgRoi" REAL,
+          "realisedAvgRoi" REAL,
+          "maxRoi" REAL,
+          "realisedMaxRoi" REAL,
+          "pnl" REAL,
+          "realisedPnl" REAL,
+          "maxPnl" REAL,
+          "realisedMaxPnl" REAL,
+          "realisedMaxDrawdown" REAL,
+          "realisedMaxDrawdownPnl" REAL,
+          "maxDrawdown" REAL,
+          "maxDrawdownPnl" REAL,
+          "winRate" REAL,
+          "profitRate" REAL,
+          "realisedProfitRate" REAL,
+          "longRate" REAL,
+          "orderPositionRatio" REAL,
+          "profitLossRatio" REAL,
+          "realisedProfitLossRatio" REAL,
+          "gainLossRatio" REAL,
+          "realisedGainLossRatio" REAL,
+          "avgDuration" REAL,
+          "minDuration" REAL,
+          "maxDuration" REAL,
+          "avgLeverage" REAL,
+          "minLeverage" REAL,
+          "maxLeverage" REAL,
+          "totalLiquidation" REAL,
+          "totalLiquidationAmount" REAL,
+          "runTimeDays" REAL,
+          "lastTradeAtTs" REAL,
+          "totalFee" REAL,
+          "unrealisedPnl" REAL,
+          "rk_avgDuration" REAL,
+          "rk_avgLeverage" REAL,
+          "rk_avgVolume" REAL,
+          "rk_orderPositionRatio" REAL,
+          "rk_pnl" REAL,
+          "rk_realisedAvgRoi" REAL,
+          "rk_realisedMaxDrawdown" REAL,
+          "rk_realisedMaxRoi" REAL,
+          "rk_realisedPnl" REAL,
+          "rk_realisedProfitLossRatio" REAL,
+          "rk_realisedProfitRate" REAL,
+          "rk_totalTrade" REAL,
+          "rk_winRate" REAL,
+          index_tokens TEXT NOT NULL DEFAULT '[]',
+          pairs TEXT NOT NULL DEFAULT '[]',
+          is_open_position INTEGER NOT NULL DEFAULT 0,
+          last_trade_at_ms INTEGER NOT NULL,
+          statistic_at_ms INTEGER NOT NULL,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL,
+          -- Clustered by population: a leaderboard query reads one contiguous range of the table.
+          PRIMARY KEY (protocol, type, id, gen_from)
+        ) STRICT, WITHOUT ROWID;
+        CREATE UNIQUE INDEX statistics_current ON statistics(protocol, type, id) WHERE gen_to IS NULL;
+        CREATE INDEX statistics_account ON statistics(account, protocol) WHERE gen_to IS NULL;
+        CREATE INDEX statistics_retired ON statistics(gen_to) WHERE gen_to IS NOT NULL;
+
+        CREATE TABLE pits (
+          id TEXT PRIMARY KEY,
+          generation INTEGER NOT NULL,
+          last_used_ms INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE mark_prices (
+          index_token TEXT PRIMARY KEY,
+          price REAL NOT NULL,
+          time_ms INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE copy_trades (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users(id),
+          copy_wallet_id TEXT NOT NULL REFERENCES copy_wallets(id),
+          account TEXT NOT NULL,
+          protocol TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('RUNNING', 'STOPPED')),
+          -- Every other field of the resource, as the API writes it.
+          config TEXT NOT NULL,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX copy_trades_user ON copy_trades(user_id, created_at_ms);
+        CREATE INDEX copy_trades_source ON copy_trades(protocol, status, account);
+
+        -- Extra source accounts of multiple-copy trades, so the engine finds followers by account.
+        CREATE TABLE copy_trade_accounts (
+          copy_trade_id TEXT NOT NULL REFERENCES copy_trades(id) ON DELETE CASCADE,
+          account TEXT NOT NULL,
+          PRIMARY KEY (copy_trade_id, account)
+        ) STRICT;
+        CREATE INDEX copy_trade_accounts_account ON copy_trade_accounts(account);
+
+        CREATE TABLE copy_positions (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users(id),
+          copy_trade_id TEXT NOT NULL REFERENCES copy_trades(id),
+          copy_wallet_id TEXT NOT NULL REFERENCES copy_wallets(id),
+          copy_account TEXT NOT NULL,
+          source_position_id TEXT,
+          position_index INTEGER NOT NULL,
+          copy_position_index INTEGER NOT NULL,
+          index_token TEXT NOT NULL,
+          identify_key TEXT NOT NULL,
+          pair TEXT NOT NULL,
+          key TEXT NOT NULL,
+          source_order_tx_hashes TEXT NOT NULL DEFAULT '[]',
+          source_size_delta TEXT NOT NULL,
+          size_delta TEXT NOT NULL,
+          source_initial_vol TEXT NOT NULL,
+          total_size_delta REAL NOT NULL,
+          initial_vol REAL NOT NULL,
+          margin REAL NOT NULL,
+          size_tokens REAL NOT NULL,
+          is_long INTEGER NOT NULL,
+          is_reverse INTEGER NOT NULL,
+          entry_price REAL NOT NULL,
+          leverage REAL NOT NULL,
+          stop_loss_price REAL,
+          stop_loss_amount REAL,
+          take_profit_price REAL,
+          take_profit_amount REAL,
+          pnl REAL NOT NULL DEFAULT 0,
+          realised_pnl REAL NOT NULL DEFAULT 0,
+          funding REAL NOT NULL DEFAULT 0,
+          fee REAL NOT NULL DEFAULT 0,
+          close_type TEXT,
+          status TEXT NOT NULL CHECK (status IN ('OPEN', 'CLOSE')),
+          protocol TEXT NOT NULL,
+          exchange TEXT NOT NULL,
+          last_order_at_ms INTEGER NOT NULL,
+          closed_at_ms INTEGER,
+          created_at_ms INTEGER NOT NULL,
+          updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX copy_positions_user ON copy_positions(user_id, status, created_at_ms);
+        CREATE INDEX copy_positions_trade ON copy_positions(copy_trade_id, status);
+        CREATE INDEX copy_positions_wallet ON copy_positions(copy_wallet_id, status);
+        CREATE INDEX copy_positions_source ON copy_positions(copy_trade_id, copy_account, index_token, status);
+
+        CREATE TABLE copy_orders (
+          id TEXT PRIMARY KEY,
+          copy_position_id TEXT NOT NULL REFERENCES copy_positions(id),
+          user_id TEXT NOT NULL REFERENCES users(id),
+          price REAL NOT NULL,
+          size REAL NOT NULL,
+          pnl REAL NOT NULL DEFAULT 0,
+          realised_pnl REAL NOT NULL DEFAULT 0,
+          fee REAL NOT NULL DEFAULT 0,
+          is_long INTEGER NOT NULL,
+          is_increase INTEGER NOT NULL,
+          protocol TEXT NOT NULL,
+          tx_hash TEXT NOT NULL,
+          created_at_ms INTEGER NOT NULL,
+          seq INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX copy_orders_position ON copy_orders(copy_position_id, created_at_ms, seq);
+
+        CREATE TABLE activity_logs (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users(id),
+          copy_trade_id TEXT NOT NULL,
+          copy_wallet_id TEXT NOT NULL,
+          copy_position_id TEXT,
+          copy_order_id TEXT,
+          protocol TEXT NOT NULL,
+          source_account TEXT NOT NULL,
+          copy_trade_title TEXT NOT NULL,
+          exchange TEXT NOT NULL,
+          index_token TEXT NOT NULL,
+          pair TEXT NOT NULL,
+          source_tx_hash TEXT NOT NULL,
+          copy_wallet_name TEXT NOT NULL,
+          cex_order_id TEXT,
+          price REAL NOT NULL,
+          source_price REAL NOT NULL,
+          volume REAL NOT NULL,
+          leverage REAL NOT NULL,
+          is_long INTEGER NOT NULL,
+          is_success INTEGER NOT NULL,
+          is_reverse INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          -- Why a failed action failed (e.g. insufficient balance); empty on success.
+          reason TEXT NOT NULL DEFAULT '',
+          created_at_ms INTEGER NOT NULL,
+          seq INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX activity_logs_user ON activity_logs(user_id, created_at_ms, seq);
+
+        CREATE TABLE withdrawals (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users(id),
+          copy_wallet_id TEXT NOT NULL REFERENCES copy_wallets(id),
+          embedded_wallet TEXT NOT NULL,
+          destination_address TEXT NOT NULL,
+          amount REAL NOT NULL,
+          fee_amount REAL NOT NULL,
+          transfer_fee REAL NOT NULL,
+          withdraw_fee REAL NOT NULL,
+          withdraw_amount REAL NOT NULL,
+          receive_amount REAL NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('SUCCESSFUL', 'PENDING', 'FAILED')),
+          tx_hash TEXT,
+          charge_fee_tx_hash TEXT,
+          charge_fee_time_ms INTEGER,
+          withdraw_time_ms INTEGER,
+          idempotency_key TEXT,
+          created_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX withdrawals_idempotency ON withdrawals(user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX withdrawals_user ON withdrawals(user_id, created_at_ms);
+      `);
+    },
+  },
 ];

@@ -1,3 +1,4 @@
+import { prepareCached } from '../../node/sqlite';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ServiceDb } from '../store/database';
@@ -53,13 +54,13 @@ const toUser = (row: UserRow): UserRecord => ({
 
 /** The user with this id, or null. */
 export function findUserById(db: ServiceDb, id: string): UserRecord | null {
-  const row = db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  const row = prepareCached(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
   return row ? toUser(row) : null;
 }
 
 /** The user of this wallet address (any letter case), or null. */
 export function findUserByAddress(db: ServiceDb, address: string): UserRecord | null {
-  const row = db.prepare('SELECT * FROM users WHERE address = ?').get(address) as UserRow | undefined;
+  const row = prepareCached(db, 'SELECT * FROM users WHERE address = ?').get(address) as UserRow | undefined;
   return row ? toUser(row) : null;
 }
 
@@ -81,11 +82,12 @@ export function createUser(
   const now = config.now().toISOString();
   const id = randomUUID();
   const referrer = options.referralCode
-    ? (db.prepare('SELECT id FROM users WHERE referral_code = ?').get(options.referralCode) as
+    ? (prepareCached(db, 'SELECT id FROM users WHERE referral_code = ?').get(options.referralCode) as
         { id: string } | undefined)
     : undefined;
   db.transaction(() => {
-    db.prepare(
+    prepareCached(
+      db,
       `INSERT INTO users (id, address, referral_code, referred_by, broker_id, copy_trade_quota, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(
@@ -97,7 +99,8 @@ export function createUser(
       config.copyTradeQuota,
       now,
     );
-    db.prepare(
+    prepareCached(
+      db,
       `INSERT INTO copy_wallets (id, user_id, name, exchange, embedded_wallet, is_embedded, verified, balance, created_at)
        VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?)`,
     ).run(

@@ -1,0 +1,68 @@
+import {
+  execute,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
+import { answeredError, type AnsweredError } from './errors';
+import { GRAPHQL_LIMITS, QueryCostRule } from './limits';
+import type { GraphqlContext } from './resolvers';
+
+/** A GraphQL request after the HTTP envelope was checked. */
+export interface GraphqlOperation {
+  query: string;
+  operationName?: string | null;
+  variables: Record<string, unknown>;
+}
+
+/** The answer body: `errors` (when any) first, as the GraphQL spec suggests, then `data`. */
+export interface GraphqlAnswer {
+  errors?: AnsweredError[];
+  data?: Record<string, unknown> | null;
+}
+
+/**
+ * Parses, validates and executes one operation. Parsing is bounded by a token count, and the
+ * cost rule runs alone before graphql-js's rules, so a hostile document is refused before any
+ * rule whose cost grows faster than its size gets to see it.
+ */
+export async function runGraphql(
+  schema: GraphQLSchema,
+  operation: GraphqlOperation,
+  context: GraphqlContext,
+  log: (error: GraphQLError) => void,
+): Promise<GraphqlAnswer> {
+  const answer = (errors: readonly GraphQLError[]): GraphqlAnswer => ({
+    errors: errors.map((e) => answeredError(e, log)),
+  });
+  const document = parseBounded(operation.query);
+  if (document instanceof GraphQLError) return answer([document]);
+  const maxErrors = GRAPHQL_LIMITS.maxValidationErrors;
+  for (const rules of [[QueryCostRule], specifiedRules]) {
+    const errors = validate(schema, document, rules, { maxErrors });
+    if (errors.length > 0) return answer(errors);
+  }
+  const result = await execute({
+    schema,
+    document,
+    operationName: operation.operationName ?? undefined,
+    variableValues: operation.variables,
+    contextValue: context,
+  });
+  return {
+    ...(result.errors && { errors: result.errors.map((e) => answeredError(e, log)) }),
+    ...('data' in result && { data: result.data ?? null }),
+  };
+}
+
+function parseBounded(query: string): DocumentNode | GraphQLError {
+  try {
+    return parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+  } catch (error) {
+    if (error instanceof GraphQLError) return error;
+    throw error;
+  }
+}

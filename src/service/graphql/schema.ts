@@ -1,0 +1,227 @@
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  type GraphQLNullableType,
+  type GraphQLOutputType,
+} from 'graphql';
+import { GRAPHQL_QUERY_NAMES, type GraphqlQueryName } from '../../shared/api/graphql';
+import { ORDER_TYPES } from '../../shared/api/positions';
+import { POSITION_STATUSES, WINDOWS } from '../../shared/api/common';
+import { STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
+import { resolveSearch, type GraphqlContext, type SearchArgs } from './resolvers';
+import { SearchPayloadScalar } from './scalars';
+
+const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
+const listOf = <T extends GraphQLNullableType>(type: T) => new GraphQLList(nonNull(type));
+const [ID, Str, Num, Int, Bool] = [
+  nonNull(GraphQLID),
+  nonNull(GraphQLString),
+  nonNull(GraphQLFloat),
+  nonNull(GraphQLInt),
+  nonNull(GraphQLBoolean),
+];
+const [optStr, optNum, optBool] = [GraphQLString, GraphQLFloat, GraphQLBoolean];
+
+/** `{name: type}` → field configs resolved by property name (items are wire objects already). */
+function fields(types: Record<string, GraphQLOutputType>): GraphQLFieldConfigMap<unknown, GraphqlContext> {
+  return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type }]));
+}
+
+const enumOf = (name: string, values: readonly string[]) =>
+  new GraphQLEnumType({ name, values: Object.fromEntries(values.map((v) => [v, { value: v }])) });
+
+const PositionStatus = enumOf('PositionStatus', POSITION_STATUSES);
+const OrderType = enumOf('OrderType', ORDER_TYPES);
+const StatisticWindow = enumOf('StatisticWindow', WINDOWS);
+
+const Position = new GraphQLObjectType<unknown, GraphqlContext>({
+  name: 'Position',
+  description: 'A trader position: the REST resource plus the GraphQL extras (many null locally).',
+  fields: fields({
+    id: ID,
+    account: Str,
+    protocol: Str,
+    key: Str,
+    logId: Num,
+    openBlockNumber: Num,
+    closeBlockNumber: optNum,
+    openBlockTime: Str,
+    closeBlockTime: optStr,
+    indexToken: Str,
+    pair: Str,
+    size: Num,
+    collateral: Num,
+    averagePrice: Num,
+    fee: Num,
+    funding: Num,
+    pnl: Num,
+    realisedPnl: Num,
+    roi: Num,
+    realisedRoi: Num,
+    isLong: Bool,
+    isWin: optBool,
+    isLiquidate: Bool,
+    leverage: Num,
+    orderCount: Int,
+    orderIncreaseCount: Int,
+    orderDecreaseCount: Int,
+    durationInSecond: optNum,
+    status: nonNull(PositionStatus),
+    createdAt: Str,
+    synthetixPositionId: optStr,
+    smartAccount: optStr,
+    collateralToken: optStr,
+    reverseIndex: optNum,
+    collateralInToken: optNum,
+    lastCollateral: optNum,
+    lastSizeNumber: optNum,
+    lastSize: optNum,
+    lastSizeInToken: optNum,
+    sizeInToken: optNum,
+    feeInToken: optNum,
+    lastFunding: optNum,
+    fundingInToken: optNum,
+    txHashes: listOf(GraphQLString),
+    orderIds: listOf(GraphQLString),
+    realisedPnlInToken: optNum,
+    updatedAt: optStr,
+  }),
+});
+
+const Order = new GraphQLObjectType<unknown, GraphqlContext>({
+  name: 'Order',
+  description: "A trader's order.",
+  fields: fields({
+    id: ID,
+    account: Str,
+    key: optStr,
+    protocol: Str,
+    txHash: Str,
+    indexToken: Str,
+    collateralToken: optStr,
+    pair: Str,
+    ...Object.fromEntries(
+      [
+        'sizeDeltaNumber',
+        'sizeNumber',
+        'collateralDeltaNumber',
+        'collateralNumber',
+        'collateralDeltaInTokenNumber',
+        'sizeDeltaInTokenNumber',
+        'realisedPnlNumber',
+        'priceNumber',
+        'sizeTokenNumber',
+        'averagePriceNumber',
+        'feeNumber',
+        'fundingNumber',
+        'fundingRateNumber',
+        'realisedPnl',
+        'leverage',
+      ].map((name) => [name, optNum]),
+    ),
+    isLong: optBool,
+    isOpen: optBool,
+    isClose: optBool,
+    type: nonNull(OrderType),
+    logId: Num,
+    blockNumber: Num,
+    blockTime: Str,
+    createdAt: Str,
+  }),
+});
+
+/** Statistic numbers the contract allows to be null (min/max of nothing, drawdowns). */
+const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
+  'realisedMaxDrawdown',
+  'realisedMaxDrawdownPnl',
+  'maxDrawdown',
+  'maxDrawdownPnl',
+  'minDuration',
+  'maxDuration',
+  'minLeverage',
+  'maxLeverage',
+]);
+
+const PositionStatistic = new GraphQLObjectType<unknown, GraphqlContext>({
+  name: 'PositionStatistic',
+  description: 'One current statistic record per trader, protocol and window.',
+  fields: fields({
+    id: ID,
+    account: Str,
+    type: nonNull(StatisticWindow),
+    protocol: Str,
+    ...Object.fromEntries(
+      STATISTIC_NUMERIC_FIELDS.map((f) => [f, NULLABLE_STATISTICS.has(f) ? optNum : Num]),
+    ),
+    lastTradeAt: Str,
+    statisticAt: Str,
+    createdAt: Str,
+    updatedAt: optStr,
+    indexTokens: nonNull(listOf(GraphQLString)),
+    pairs: listOf(GraphQLString),
+    isOpenPosition: optBool,
+    unrealisedPnl: optNum,
+  }),
+});
+
+const PageMeta = new GraphQLObjectType<unknown, GraphqlContext>({
+  name: 'PageMeta',
+  description: 'limit = paging.size, offset = paging.from, totalPages = ceil(total / limit).',
+  fields: fields({ total: Int, limit: Int, offset: Int, totalPages: Int }),
+});
+
+const pageOf = (item: GraphQLObjectType) =>
+  new GraphQLObjectType<unknown, GraphqlContext>({
+    name: `${item.name}Page`,
+    fields: fields({ data: nonNull(listOf(item)), meta: nonNull(PageMeta) }),
+  });
+
+const ITEM_PAGE: Readonly<Record<GraphqlQueryName, GraphQLObjectType>> = (() => {
+  const [positions, orders, statistics] = [pageOf(Position), pageOf(Order), pageOf(PositionStatistic)];
+  return {
+    searchTopOpeningPosition: positions,
+    livePosition: positions,
+    searchOrders: orders,
+    searchPositionStatistic: statistics,
+  };
+})();
+
+const QUERY_DESCRIPTIONS: Readonly<Record<GraphqlQueryName, string>> = {
+  searchTopOpeningPosition: 'OPEN positions matching the filter, of `protocols` (all when empty).',
+  livePosition: 'Positions, open or closed, matching the filter, of `protocols` (all when empty).',
+  searchOrders: 'Orders matching the filter.',
+  searchPositionStatistic: 'Current statistic records matching the filter.',
+};
+
+/** A search field; the page is nullable so that one failing search leaves the others' data. */
+function searchField(query: GraphqlQueryName): GraphQLFieldConfig<unknown, GraphqlContext, SearchArgs> {
+  const withProtocols = query === 'searchTopOpeningPosition' || query === 'livePosition';
+  return {
+    type: ITEM_PAGE[query],
+    description: QUERY_DESCRIPTIONS[query],
+    args: {
+      index: { type: Str, description: '`<namespace>.<kind>`, e.g. local.positions.' },
+      ...(withProtocols && { protocols: { type: new GraphQLList(Str) } }),
+      body: { type: SearchPayloadScalar },
+    },
+    resolve: (_root, args, context) => resolveSearch(query, args, context),
+  };
+}
+
+/** The schema of `POST /graphql`: the four searches of service-api.md. */
+export const graphqlSchema = new GraphQLSchema({
+  query: new GraphQLObjectType<unknown, GraphqlContext>({
+    name: 'Query',
+    fields: () => Object.fromEntries(GRAPHQL_QUERY_NAMES.map((name) => [name, searchField(name)])),
+  }),
+});

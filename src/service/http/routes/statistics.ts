@@ -1,0 +1,188 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pnlStatisticsPath } from '../../../shared/profile';
+import {
+  pnlStatisticsRequestSchema,
+  publicStatisticFilterBodySchema,
+  searchAfterRequestSchema,
+  statisticFilterBodySchema,
+} from '../../../shared/api/statistics';
+import { positionFilterBodySchema } from '../../../shared/api/positions';
+import { addressSchema } from '../../../shared/api/common';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { validate } from '../validate';
+import { authenticate } from '../../auth/credentials';
+import { knownProtocols } from '../../market/catalogue';
+import { storedAddress, type Condition } from '../../store/conditions';
+import { currentGeneration } from '../../store/statistics';
+import { filterStatistics, traderStatisticsJson, type StatisticQuery } from '../../statistics/queries';
+import { pageJson } from '../../statistics/json-rows';
+import { ResponseCache } from '../../statistics/response-cache';
+import { searchAfter } from '../../statistics/point-in-time';
+import { pnlStatistics } from '../../statistics/daily-series';
+import { filterPositions } from '../../statistics/positions';
+
+/** Default orders when a body names no `sortBy` (decisions.md leaves them open; docs/service.md). */
+const DEFAULT_STATISTIC_SORT = 'pnl';
+const DEFAULT_POSITION_SORT = 'openBlockTime';
+
+const pageMeta = (total: number, limit: number, offset: number) => ({
+  limit,
+  offset,
+  total,
+  totalPages: Math.ceil(total / limit),
+});
+const equalities = (queries: { fieldName: string; value: string }[]): Condition[] =>
+  queries.map((q) => ({ field: q.fieldName, match: q.value }));
+const json = (reply: FastifyReply, body: string | Buffer) =>
+  reply.type('application/json; charset=utf-8').send(body);
+
+/** Trader statistics, search-after, daily PnL and positions (credentials per service-api.md). */
+export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const known = new Set(knownProtocols());
+  const protocolOf = (request: FastifyRequest): string => {
+    const { protocol } = request.params as { protocol: string };
+    if (!known.has(protocol)) {
+      throw new ServiceError(
+        'VALIDATION_FAILED',
+        `protocol ${JSON.stringify(protocol)} is not a known protocol`,
+      );
+    }
+    return protocol;
+  };
+  const credentials = (accepts: 'jwtOrApiKey' | 'apiKey') => async (request: FastifyRequest) => {
+    await authenticate(ctx, request, accepts);
+  };
+  // Statistic reads change only when a new generation is written, so their answers are cached
+  // per generation; positions are live and never cached.
+  const cache = new ResponseCache();
+  const statisticPage = (reply: FastifyReply, route: string, query: StatisticQuery) => {
+    const key = `${currentGeneration(ctx.db)}|${route}|${JSON.stringify(query)}`;
+    return json(
+      reply,
+      cache.getOrCompute(key, () => {
+        const page = filterStatistics(ctx.db, query);
+        return pageJson(page.rows, pageMeta(page.total, query.limit, query.offset));
+      }),
+    );
+  };
+
+  app.post(
+    '/:protocol/position/statistic/filter',
+    { preHandler: credentials('jwtOrApiKey') },
+    async (request, reply) => {
+      const protocol = protocolOf(request);
+      const body = validate(statisticFilterBodySchema, request.body);
+      return statisticPage(reply, 'filter', {
+        protocol,
+        conditions: [{ from: 'queries', list: equalities(body.queries) }],
+        sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
+        ...body.pagination,
+        withRanking: false,
+      });
+    },
+  );
+
+  app.post(
+    '/public/:protocol/position/statistic/filter',
+    { preHandler: credentials('jwtOrApiKey') },
+    async (request, reply) => {
+      const protocol = protocolOf(request);
+      const body = validate(publicStatisticFilterBodySchema, request.body);
+      const ranges: Condition[] = body.ranges.map(({ fieldName, ...bounds }) => ({
+        field: fieldName,
+        ...bounds,
+      }));
+      return statisticPage(reply, 'public', {
+        protocol,
+        conditions: [
+          { from: 'queries', list: equalities(body.queries) },
+          { from: 'ranges', list: ranges },
+        ],
+        sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
+        ...body.pagination,
+        withRanking: true,
+      });
+    },
+  );
+
+  app.get(
+    '/public/:protocol/position/statistic/trader/:account',
+    { preHandler: credentials('jwtOrApiKey') },
+    async (request, reply) => {
+      const protocol = protocolOf(request);
+      const given = validate(addressSchema, (request.params as { account: string }).account, 'account');
+      const body = traderStatisticsJson(ctx.db, protocol, storedAddress(given));
+      if (body === null)
+        throw new ServiceError('NOT_FOUND', `account ${given} has no statistics on ${protocol}`);
+      return json(reply, body);
+    },
+  );
+
+  app.post(
+    '/trial/position/statistic/search-after',
+    { preHandler: credentials('apiKey') },
+    async (request) => {
+      const body = validate(searchAfterRequestSchema, request.body);
+      const sort = body.sort.map((entry) => {
+        const [field, direction] = Object.entries(entry)[0] as [string, 'asc' | 'desc'];
+        return { field, direction };
+      });
+      return searchAfter(
+        ctx.db,
+        {
+          size: body.size,
+          sort,
+          pitId: body.pitId,
+          searchAfter: body.searchAfter,
+          conditions: equalities(body.queries),
+        },
+        ctx.config.now().getTime(),
+      );
+    },
+  );
+
+  const pnlHandler = async (request: FastifyRequest) => {
+    const body = validate(pnlStatisticsRequestSchema, request.body);
+    for (const [i, { protocol }] of body.accounts.entries()) {
+      if (!known.has(protocol)) {
+        throw new ServiceError(
+          'VALIDATION_FAILED',
+          `accounts[${i}].protocol ${JSON.stringify(protocol)} is not a known protocol`,
+        );
+      }
+    }
+    return pnlStatistics(ctx.db, body.accounts, body.statisticType, ctx.config.now().getTime());
+  };
+  app.post(pnlStatisticsPath(ctx.config.venue), { preHandler: credentials('jwtOrApiKey') }, pnlHandler);
+  app.post(
+    '/public/position/statistic/pnl-statistics',
+    { preHandler: credentials('jwtOrApiKey') },
+    pnlHandler,
+  );
+
+  const positionsHandler = async (request: FastifyRequest) => {
+    const protocol = protocolOf(request);
+    const body = validate(positionFilterBodySchema, request.body);
+    const pathAccount = (request.params as { account?: string }).account;
+    const conditions = equalities(body.queries);
+    if (pathAccount !== undefined) {
+      conditions.push({ field: 'account', match: validate(addressSchema, pathAccount, 'account') });
+    }
+    const { limit, offset } = body.pagination;
+    const page = filterPositions(ctx.db, {
+      protocol,
+      conditions,
+      sort: { field: body.sortBy ?? DEFAULT_POSITION_SORT, direction: body.sortType },
+      limit,
+      offset,
+    });
+    return { data: page.rows, meta: pageMeta(page.total, limit, offset) };
+  };
+  app.post('/:protocol/position/filter', { preHandler: credentials('jwtOrApiKey') }, positionsHandler);
+  app.post(
+    '/:protocol/position/filter/:account',
+    { preHandler: credentials('jwtOrApiKey') },
+    positionsHandler,
+  );
+}

@@ -1,0 +1,35 @@
+import type { MarkPriceOf, PositionFacts } from '../analytics/position-facts';
+import type { ServiceDb } from '../store/database';
+
+/** The columns the analytics read, named as PositionFacts. */
+export const FACTS_SELECT = `id, account, protocol, index_token AS indexToken, pair, is_long AS isLong, size, collateral,
+  average_price AS averagePrice, realised_pnl AS realisedPnl, fee, funding, is_liquidate AS isLiquidate,
+  order_count AS orderCount, open_time_ms AS openTimeMs, close_time_ms AS closeTimeMs`;
+
+type FactsRow = Omit<PositionFacts, 'isLong' | 'isLiquidate'> & { isLong: number; isLiquidate: number };
+
+/** SQLite answers 0/1 for booleans; the analytics want booleans. */
+export const factsOfRow = (row: FactsRow): PositionFacts => ({
+  ...row,
+  isLong: row.isLong === 1,
+  isLiquidate: row.isLiquidate === 1,
+});
+
+/** Every position of one trader on one protocol, as facts. */
+export function traderFacts(db: ServiceDb, account: string, protocol: string): PositionFacts[] {
+  return (
+    db
+      .prepare(`SELECT ${FACTS_SELECT} FROM positions WHERE protocol = ? AND account = ?`)
+      .all(protocol, account) as FactsRow[]
+  ).map(factsOfRow);
+}
+
+/** The latest mark price of every token the market has priced. */
+export function markPrices(db: ServiceDb): MarkPriceOf {
+  const rows = db.prepare('SELECT index_token, price FROM mark_prices').all() as {
+    index_token: string;
+    price: number;
+  }[];
+  const prices = new Map(rows.map((r) => [r.index_token, r.price]));
+  return (token) => prices.get(token);
+}

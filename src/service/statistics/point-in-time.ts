@@ -1,0 +1,130 @@
+import { prepareCached } from '../../node/sqlite';
+import { randomBytes } from 'node:crypto';
+import type { ServiceDb } from '../store/database';
+import { ServiceError } from '../http/errors';
+import { coerce, compileConditions, fieldSpec, type Condition } from '../store/conditions';
+import { statisticFields, type FieldSpec } from '../store/fields';
+import {
+  VISIBLE_AT_GENERATION,
+  currentGeneration,
+  statisticToWire,
+  type StatisticRow,
+} from '../store/statistics';
+
+/** A point in time lives 5 minutes after its last use (decisions.md). */
+export const PIT_TTL_MS = 5 * 60_000;
+/** Nulls sort as the lowest number so that keyset comparisons stay total. */
+const NULL_AS = -1.7976931348623157e308;
+
+export interface SearchAfterInput {
+  size: number;
+  sort: { field: string; direction: 'asc' | 'desc' }[];
+  pitId?: string | undefined;
+  searchAfter?: unknown[] | undefined;
+  conditions: Condition[];
+}
+
+interface SortTerm {
+  field: string;
+  expr: string;
+  spec: FieldSpec;
+  desc: boolean;
+}
+
+/**
+ * Search-after over a point in time: the first call pins the statistics generation it saw,
+ * later calls read that generation even after a recompute, and keyset paging on the sort plus
+ * `id` never overlaps or skips.
+ */
+export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: number) {
+  expireOldPits(db, nowMs);
+  const { pitId, generation } = input.pitId ? usePit(db, input.pitId, nowMs) : openPit(db, nowMs);
+  const terms = sortTerms(input.sort);
+  const where = compileConditions(statisticFields, input.conditions, 'queries');
+  const filter = `FROM statistics WHERE ${VISIBLE_AT_GENERATION} AND ${where.sql}`;
+  const params: unknown[] = [generation, generation, ...where.params];
+  const total = (prepareCached(db, `SELECT COUNT(*) AS n ${filter}`).get(...params) as { n: number }).n;
+  const after = input.searchAfter ? keyset(terms, input.searchAfter) : { sql: '1', params: [] };
+  const order = terms.map((t) => `${t.expr} ${t.desc ? 'DESC' : 'ASC'}`).join(', ');
+  const rows = db
+    .prepare(
+      `SELECT *, ${terms.map((t, i) => `${t.expr} AS sort_${i}`).join(', ')} ${filter} AND (${after.sql}) ORDER BY ${order} LIMIT ?`,
+    )
+    .all(...params, ...after.params, input.size) as (StatisticRow & Record<string, unknown>)[];
+  const last = rows.at(-1);
+  return {
+    data: rows.map((row) => statisticToWire(row)),
+    meta: {
+      total,
+      totalPages: Math.ceil(total / input.size),
+      pitId,
+      searchAfter: last ? terms.map((_, i) => last[`sort_${i}`]) : (input.searchAfter ?? []),
+    },
+  };
+}
+
+function sortTerms(sort: SearchAfterInput['sort']): SortTerm[] {
+  const terms = sort.map((s, i) => {
+    const spec = fieldSpec(statisticFields, s.field, `sort[${i}]`);
+    const expr = spec.type === 'number' ? `IFNULL(${spec.sql}, ${NULL_AS})` : spec.sql;
+    return { field: s.field, expr, spec, desc: s.direction === 'desc' };
+  });
+  if (!sort.some((s) => s.field === 'id'))
+    terms.push({ field: 'id', expr: 'id', spec: statisticFields.id!, desc: false });
+  return terms;
+}
+
+/** `(a, b, id) after (va, vb, vid)` for mixed directions, as an OR of prefixes. */
+function keyset(terms: SortTerm[], values: unknown[]): { sql: string; params: unknown[] } {
+  if (values.length !== terms.length) {
+    throw new ServiceError(
+      'VALIDATION_FAILED',
+      `searchAfter must have ${terms.length} values: one per sort field, then id`,
+    );
+  }
+  const coerced = terms.map((t, i) =>
+    values[i] === null ? NULL_AS : coerce(t.spec, values[i], `searchAfter[${i}]`),
+  );
+  const params: unknown[] = [];
+  const ors = terms.map((term, i) => {
+    const equal = terms.slice(0, i).map((t, j) => {
+      params.push(coerced[j]);
+      return `${t.expr} = ?`;
+    });
+    params.push(coerced[i]);
+    return [...equal, `${term.expr} ${term.desc ? '<' : '>'} ?`].join(' AND ');
+  });
+  return { sql: ors.map((o) => `(${o})`).join(' OR '), params };
+}
+
+function openPit(db: ServiceDb, nowMs: number): { pitId: string; generation: number } {
+  const pitId = randomBytes(16).toString('base64url');
+  const generation = currentGeneration(db);
+  prepareCached(db, 'INSERT INTO pits (id, generation, last_used_ms) VALUES (?, ?, ?)').run(
+    pitId,
+    generation,
+    nowMs,
+  );
+  return { pitId, generation };
+}
+
+function usePit(db: ServiceDb, pitId: string, nowMs: number): { pitId: string; generation: number } {
+  const pit = prepareCached(db, 'SELECT generation, last_used_ms FROM pits WHERE id = ?').get(pitId) as
+    { generation: number; last_used_ms: number } | undefined;
+  if (!pit || pit.last_used_ms + PIT_TTL_MS <= nowMs) {
+    throw new ServiceError(
+      'PIT_EXPIRED',
+      'pitId is unknown or expired (a point in time lives 5 minutes after its last use); start again without pitId',
+    );
+  }
+  prepareCached(db, 'UPDATE pits SET last_used_ms = ? WHERE id = ?').run(nowMs, pitId);
+  return { pitId, generation: pit.generation };
+}
+
+/** Forgets expired pits and the statistic versions no live pit can see any more. */
+export function expireOldPits(db: ServiceDb, nowMs: number): void {
+  prepareCached(db, 'DELETE FROM pits WHERE last_used_ms + ? <= ?').run(PIT_TTL_MS, nowMs);
+  const oldest = prepareCached(db, 'SELECT MIN(generation) AS g FROM pits').get() as { g: number | null };
+  const keepFrom = Math.min(oldest.g ?? Infinity, currentGeneration(db));
+  prepareCached(db, 'DELETE FROM statistics WHERE gen_to IS NOT NULL AND gen_to <= ?').run(keepFrom);
+}

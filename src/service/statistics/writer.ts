@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS, type Ranking } from '../../shared/api/statistics';
+import type { StatisticValues } from '../analytics/statistics';
+import type { Window } from '../analytics/windows';
+import type { ServiceDb } from '../store/database';
+import { currentGeneration } from '../store/statistics';
+import { expireOldPits } from './point-in-time';
+
+/** One computed record ready to store. */
+export interface RecordToStore {
+  account: string;
+  protocol: string;
+  type: Window;
+  values: StatisticValues;
+  ranking: Ranking;
+}
+
+/** A record's id is stable across recomputes: the same trader, protocol and window keep it. */
+export const statisticId = (account: string, protocol: string, type: Window): string =>
+  createHash('sha256').update(`${protocol}|${account.toLowerCase()}|${type}`).digest('hex').slice(0, 24);
+
+const NUMERIC_COLUMNS = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'] as const;
+const COLUMNS = [
+  'id',
+  'account',
+  'protocol',
+  'type',
+  'gen_from',
+  ...NUMERIC_COLUMNS.map((c) => `"${c}"`),
+  ...RANKING_KEYS.map((k) => `"rk_${k}"`),
+  'index_tokens',
+  'pairs',
+  'is_open_position',
+  'last_trade_at_ms',
+  'statistic_at_ms',
+  'created_at_ms',
+  'updated_at_ms',
+];
+const INSERT = `INSERT INTO statistics (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+
+/**
+ * Replaces every current record of the given populations with `records` as a new generation,
+ * in one transaction: rows that a point in time still sees are retired, not deleted, so search-after
+ * keeps its snapshot (decisions.md). Returns the new generation.
+ */
+export function writeGeneration(
+  db: ServiceDb,
+  populations: { protocol: string; type: Window }[] | 'all',
+  records: RecordToStore[],
+  nowMs: number,
+): number {
+  const insert = db.prepare(INSERT);
+  const createdAt = db
+    .prepare('SELECT created_at_ms FROM statistics WHERE id = ? ORDER BY gen_from LIMIT 1')
+    .pluck();
+  return db.transaction(() => {
+    const next = currentGeneration(db) + 1;
+    if (populations === 'all') db.prepare('UPDATE statistics SET gen_to = ? WHERE gen_to IS NULL').run(next);
+    else {
+      const retire = db.prepare(
+        'UPDATE statistics SET gen_to = ? WHERE protocol = ? AND type = ? AND gen_to IS NULL',
+      );
+      for (const p of populations) retire.run(next, p.protocol, p.type);
+    }
+    for (const r of records) {
+      const id = statisticId(r.account, r.protocol, r.type);
+      insert.run(...rowValues(r, id, next, (createdAt.get(id) as number | undefined) ?? nowMs, nowMs));
+    }
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(next));
+    expireOldPits(db, nowMs);
+    return next;
+  })();
+}
+
+function rowValues(
+  r: RecordToStore,
+  id: string,
+  generation: number,
+  createdAtMs: number,
+  nowMs: number,
+): unknown[] {
+  const v = r.values as unknown as Record<string, unknown>;
+  return [
+    id,
+    r.account,
+    r.protocol,
+    r.type,
+    generation,
+    ...NUMERIC_COLUMNS.map((c) => (v[c] ?? null) as number | null),
+    ...RANKING_KEYS.map((k) => r.ranking[k]),
+    JSON.stringify(r.values.indexTokens),
+    JSON.stringify(r.values.pairs),
+    r.values.isOpenPosition ? 1 : 0,
+    r.values.lastTradeAtTs,
+    Date.parse(r.values.statisticAt),
+    createdAtMs,
+    nowMs,
+  ];
+}

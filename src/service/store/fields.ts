@@ -1,0 +1,97 @@
+import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
+
+/** How a wire field is stored: its SQL expression and how filter values are coerced to it. */
+export interface FieldSpec {
+  sql: string;
+  /** `address`: text whose 0x form is stored checksummed, so filters normalise it first. */
+  type: 'number' | 'string' | 'boolean' | 'time' | 'address';
+}
+/** Wire field name → storage, for one resource. Only listed fields may be filtered or sorted. */
+export type FieldMap = Readonly<Record<string, FieldSpec>>;
+
+const num = (sql: string): FieldSpec => ({ sql, type: 'number' });
+const str = (sql: string): FieldSpec => ({ sql, type: 'string' });
+const bool = (sql: string): FieldSpec => ({ sql, type: 'boolean' });
+const time = (sql: string): FieldSpec => ({ sql, type: 'time' });
+const address = (sql: string): FieldSpec => ({ sql, type: 'address' });
+
+/** Position fields (REST filter and GraphQL position queries). */
+export const positionFields: FieldMap = {
+  id: str('id'),
+  account: address('account'),
+  protocol: str('protocol'),
+  key: str('key'),
+  logId: num('log_id'),
+  openBlockNumber: num('open_block_number'),
+  closeBlockNumber: num('close_block_number'),
+  openBlockTime: time('open_time_ms'),
+  closeBlockTime: time('close_time_ms'),
+  indexToken: str('index_token'),
+  collateralToken: str('collateral_token'),
+  pair: str('pair'),
+  size: num('size'),
+  collateral: num('collateral'),
+  averagePrice: num('average_price'),
+  fee: num('fee'),
+  funding: num('funding'),
+  pnl: num('pnl'),
+  realisedPnl: num('realised_pnl'),
+  roi: num('roi'),
+  realisedRoi: num('realised_roi'),
+  isLong: bool('is_long'),
+  isWin: bool('is_win'),
+  isLiquidate: bool('is_liquidate'),
+  leverage: num('leverage'),
+  orderCount: num('order_count'),
+  orderIncreaseCount: num('order_increase_count'),
+  orderDecreaseCount: num('order_decrease_count'),
+  durationInSecond: num('duration_s'),
+  status: str('status'),
+  createdAt: time('created_at_ms'),
+  updatedAt: time('updated_at_ms'),
+};
+
+/** Order fields (GraphQL searchOrders). */
+export const orderFields: FieldMap = {
+  id: str('id'),
+  account: address('account'),
+  key: str('key'),
+  protocol: str('protocol'),
+  txHash: str('tx_hash'),
+  indexToken: str('index_token'),
+  collateralToken: str('collateral_token'),
+  pair: str('pair'),
+  type: str('type'),
+  isLong: bool('is_long'),
+  sizeDeltaNumber: num('size_delta'),
+  sizeNumber: num('size'),
+  collateralDeltaNumber: num('collateral_delta'),
+  collateralNumber: num('collateral'),
+  priceNumber: num('price'),
+  averagePriceNumber: num('average_price'),
+  realisedPnlNumber: num('realised_pnl'),
+  realisedPnl: num('realised_pnl'),
+  feeNumber: num('fee'),
+  fundingNumber: num('funding'),
+  leverage: num('leverage'),
+  logId: num('log_id'),
+  blockNumber: num('block_number'),
+  blockTime: time('block_time_ms'),
+  createdAt: time('created_at_ms'),
+};
+
+/** Statistic fields: numeric ones are columns named as on the wire; rankings are `rk_<key>`. */
+export const statisticFields: FieldMap = {
+  ...Object.fromEntries(STATISTIC_NUMERIC_FIELDS.map((f) => [f, num(`"${f}"`)])),
+  unrealisedPnl: num('"unrealisedPnl"'),
+  id: str('id'),
+  account: address('account'),
+  type: str('type'),
+  protocol: str('protocol'),
+  isOpenPosition: bool('is_open_position'),
+  lastTradeAt: time('last_trade_at_ms'),
+  statisticAt: time('statistic_at_ms'),
+  createdAt: time('created_at_ms'),
+  updatedAt: time('updated_at_ms'),
+  ...Object.fromEntries(RANKING_KEYS.map((k) => [`ranking.${k}`, num(`"rk_${k}"`)])),
+};

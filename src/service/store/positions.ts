@@ -1,0 +1,255 @@
+import type { Order, Position } from '../../shared/api/positions';
+import type { ServiceDb } from './database';
+
+/** A `positions` row as stored. */
+export interface PositionRow {
+  id: string;
+  account: string;
+  protocol: string;
+  key: string;
+  log_id: number;
+  open_block_number: number;
+  close_block_number: number | null;
+  open_time_ms: number;
+  close_time_ms: number | null;
+  index_token: string;
+  collateral_token: string | null;
+  pair: string;
+  size: number;
+  size_in_token: number;
+  collateral: number;
+  average_price: number;
+  fee: number;
+  funding: number;
+  realised_pnl: number;
+  pnl: number;
+  roi: number;
+  realised_roi: number;
+  leverage: number;
+  is_long: number;
+  is_win: number | null;
+  is_liquidate: number;
+  order_count: number;
+  order_increase_count: number;
+  order_decrease_count: number;
+  duration_s: number | null;
+  status: 'OPEN' | 'CLOSE';
+  tx_hashes: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** An `orders` row as stored. */
+export interface OrderRow {
+  id: string;
+  position_id: string;
+  account: string;
+  protocol: string;
+  key: string | null;
+  tx_hash: string;
+  index_token: string;
+  collateral_token: string | null;
+  pair: string;
+  type: Order['type'];
+  is_long: number;
+  size_delta: number;
+  size: number;
+  size_delta_in_token: number | null;
+  size_in_token: number | null;
+  collateral_delta: number;
+  collateral: number;
+  price: number;
+  average_price: number;
+  realised_pnl: number;
+  fee: number;
+  funding: number;
+  leverage: number | null;
+  log_id: number;
+  block_number: number;
+  block_time_ms: number;
+  created_at_ms: number;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+const boolOrNull = (v: number | null): boolean | null => (v === null ? null : v === 1);
+
+/** The Position resource of a row (REST and GraphQL). */
+export function positionToWire(row: PositionRow): Position {
+  return {
+    id: row.id,
+    account: row.account,
+    protocol: row.protocol,
+    key: row.key,
+    logId: row.log_id,
+    openBlockNumber: row.open_block_number,
+    closeBlockNumber: row.close_block_number,
+    openBlockTime: iso(row.open_time_ms),
+    closeBlockTime: isoOrNull(row.close_time_ms),
+    indexToken: row.index_token,
+    pair: row.pair,
+    size: row.size,
+    collateral: row.collateral,
+    averagePrice: row.average_price,
+    fee: row.fee,
+    funding: row.funding,
+    pnl: row.pnl,
+    realisedPnl: row.realised_pnl,
+    roi: row.roi,
+    realisedRoi: row.realised_roi,
+    isLong: row.is_long === 1,
+    isWin: boolOrNull(row.is_win),
+    isLiquidate: row.is_liquidate === 1,
+    leverage: row.leverage,
+    orderCount: row.order_count,
+    orderIncreaseCount: row.order_increase_count,
+    orderDecreaseCount: row.order_decrease_count,
+    durationInSecond: row.duration_s,
+    status: row.status,
+    createdAt: iso(row.created_at_ms),
+  };
+}
+
+/** The GraphQL-only extras of a position; most stay null in the local world, as in the spec. */
+export function positionExtras(row: PositionRow) {
+  return {
+    synthetixPositionId: null,
+    smartAccount: null,
+    collateralToken: row.collateral_token,
+    reverseIndex: null,
+    collateralInToken: null,
+    lastCollateral: row.collateral,
+    lastSizeNumber: row.size,
+    lastSize: row.size,
+    lastSizeInToken: row.size_in_token,
+    sizeInToken: row.size_in_token,
+    feeInToken: null,
+    lastFunding: row.funding,
+    fundingInToken: null,
+    txHashes: JSON.parse(row.tx_hashes) as string[],
+    orderIds: null,
+    realisedPnlInToken: null,
+    updatedAt: iso(row.updated_at_ms),
+  };
+}
+
+/** The Order resource of a row. */
+export function orderToWire(row: OrderRow): Order {
+  return {
+    id: row.id,
+    account: row.account,
+    key: row.key,
+    protocol: row.protocol,
+    txHash: row.tx_hash,
+    indexToken: row.index_token,
+    collateralToken: row.collateral_token,
+    pair: row.pair,
+    sizeDeltaNumber: row.size_delta,
+    sizeNumber: row.size,
+    collateralDeltaNumber: row.collateral_delta,
+    collateralNumber: row.collateral,
+    collateralDeltaInTokenNumber: null,
+    sizeDeltaInTokenNumber: row.size_delta_in_token,
+    realisedPnlNumber: row.realised_pnl,
+    priceNumber: row.price,
+    sizeTokenNumber: row.size_in_token,
+    averagePriceNumber: row.average_price,
+    feeNumber: row.fee,
+    fundingNumber: row.funding,
+    fundingRateNumber: null,
+    realisedPnl: row.realised_pnl,
+    leverage: row.leverage,
+    isLong: row.is_long === 1,
+    isOpen: row.type === 'OPEN',
+    isClose: row.type === 'CLOSE',
+    type: row.type,
+    logId: row.log_id,
+    blockNumber: row.block_number,
+    blockTime: iso(row.block_time_ms),
+    createdAt: iso(row.created_at_ms),
+  };
+}
+
+const POSITION_COLUMNS = [
+  'id',
+  'account',
+  'protocol',
+  'key',
+  'log_id',
+  'open_block_number',
+  'close_block_number',
+  'open_time_ms',
+  'close_time_ms',
+  'index_token',
+  'collateral_token',
+  'pair',
+  'size',
+  'size_in_token',
+  'collateral',
+  'average_price',
+  'fee',
+  'funding',
+  'realised_pnl',
+  'pnl',
+  'roi',
+  'realised_roi',
+  'leverage',
+  'is_long',
+  'is_win',
+  'is_liquidate',
+  'order_count',
+  'order_increase_count',
+  'order_decrease_count',
+  'duration_s',
+  'status',
+  'tx_hashes',
+  'created_at_ms',
+  'updated_at_ms',
+] as const satisfies readonly (keyof PositionRow)[];
+
+const ORDER_COLUMNS = [
+  'id',
+  'position_id',
+  'account',
+  'protocol',
+  'key',
+  'tx_hash',
+  'index_token',
+  'collateral_token',
+  'pair',
+  'type',
+  'is_long',
+  'size_delta',
+  'size',
+  'size_delta_in_token',
+  'size_in_token',
+  'collateral_delta',
+  'collateral',
+  'price',
+  'average_price',
+  'realised_pnl',
+  'fee',
+  'funding',
+  'leverage',
+  'log_id',
+  'block_number',
+  'block_time_ms',
+  'created_at_ms',
+] as const satisfies readonly (keyof OrderRow)[];
+
+const upsertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
+   ON CONFLICT(id) DO UPDATE SET ${columns
+     .filter((c) => c !== 'id')
+     .map((c) => `${c} = excluded.${c}`)
+     .join(', ')}`;
+
+/** Prepared writers for positions and orders (insert or replace by id). */
+export function positionWriters(db: ServiceDb) {
+  const position = db.prepare<PositionRow>(upsertSql('positions', POSITION_COLUMNS));
+  const order = db.prepare<OrderRow>(upsertSql('orders', ORDER_COLUMNS));
+  return {
+    position: (row: PositionRow) => position.run(row),
+    order: (row: OrderRow) => order.run(row),
+  };
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActivityLog } from '../../src/shared/api/activity-logs';
+import type { Paged } from '../../src/shared/api/common';
+import type { CopyOrder, CopyPosition } from '../../src/shared/api/copy-positions';
+import type { CopyTradeListItem } from '../../src/shared/api/copy-trades';
+import type { EmbeddedCopyWallet } from '../../src/shared/api/copy-wallets';
+import { DEFAULT_VENUE, embeddedWalletsPath } from '../../src/shared/profile';
+import { seedCopyFixture, type CopyFixtureSummary } from '../../src/service/fixture/copy-fixture';
+import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
+import { call, FIXED_NOW, loginCopyUser, startCopyService, type CopyUser } from '../support/copy-session';
+import type { RunningService } from '../support/service';
+
+let svc: RunningService;
+let user: CopyUser;
+let seeded: CopyFixtureSummary;
+beforeAll(async () => {
+  svc = await startCopyService();
+  user = await loginCopyUser(svc);
+  seeded = seedCopyFixture(svc.service.db, svc.service.config, { userId: user.id, seed: 7 });
+});
+afterAll(() => svc.close());
+
+const COPY_TABLES = ['copy_trades', 'copy_trade_accounts', 'copy_positions', 'copy_orders', 'activity_logs'];
+const dump = (db: ServiceDb) =>
+  Object.fromEntries(COPY_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
+
+/** A fresh store holding just this user and their wallets, as they were before seeding. */
+function twinStore(): ServiceDb {
+  const twin = openServiceDatabase(':memory:');
+  const db = svc.service.db;
+  const userRow = db.prepare('SELECT * FROM users WHERE id = ?').get(user.id) as Record<string, unknown>;
+  twin
+    .prepare(
+      `INSERT INTO users (${Object.keys(userRow).join(', ')}) VALUES (${Object.keys(userRow)
+        .map((k) => `@${k}`)
+        .join(', ')})`,
+    )
+    .run(userRow);
+  const wallet = db.prepare('SELECT * FROM copy_wallets WHERE id = ?').get(user.walletId) as Record<
+    string,
+    unknown
+  >;
+  wallet.balance = 10_000;
+  twin
+    .prepare(
+      `INSERT INTO copy_wallets (${Object.keys(wallet).join(', ')}) VALUES (${Object.keys(wallet)
+        .map((k) => `@${k}`)
+        .join(', ')})`,
+    )
+    .run(wallet);
+  return twin;
+}
+
+describe('seedCopyFixture', () => {
+  it('writes the same rows for the same seed, user and moment, and other ids for another seed', () => {
+    const twin = twinStore();
+    seedCopyFixture(twin, svc.service.config, { userId: user.id, seed: 7, atMs: FIXED_NOW });
+    const rows = (db: ServiceDb) => {
+      const all = dump(db);
+      // Only this user's rows: the shared store may hold others'.
+      return Object.fromEntries(
+        Object.entries(all).map(([t, list]) => [
+          t,
+          (list as Record<string, unknown>[]).filter((r) => r.user_id === undefined || r.user_id === user.id),
+        ]),
+      );
+    };
+    expect(rows(twin)).toEqual(rows(svc.service.db));
+    const other = twinStore();
+    const again = seedCopyFixture(other, svc.service.config, { userId: user.id, seed: 8, atMs: FIXED_NOW });
+    expect(again.copyTradeIds.trend).not.toBe(seeded.copyTradeIds.trend);
+    expect(again.balanceDelta).toBe(seeded.balanceDelta);
+    twin.close();
+    other.close();
+  });
+
+  it('refuses a user without room for two more RUNNING copy trades', () => {
+    svc.service.db.prepare('UPDATE users SET copy_trade_quota = 3 WHERE id = ?').run(user.id);
+    expect(() => seedCopyFixture(svc.service.db, svc.service.config, { userId: user.id, seed: 9 })).toThrow(
+      /room/,
+    );
+    svc.service.db.prepare('UPDATE users SET copy_trade_quota = 5 WHERE id = ?').run(user.id);
+  });
+
+  it('shows through the endpoints: trades with pnl, the wallet moved by the realised pnl', async () => {
+    const trades = (await call<CopyTradeListItem[]>(svc, 'POST', '/copy-trades/list', { token: user.token }))
+      .body;
+    expect(trades.map((t) => [t.title, t.status, t.side])).toEqual([
+      ['ETH shorts, no low leverage', 'STOPPED', 'SHORT'],
+      ['Reverse of two scalpers', 'RUNNING', 'LONG'],
+      ['BTC trend follower', 'RUNNING', 'BOTH'],
+    ]);
+    const byTitle = Object.fromEntries(trades.map((t) => [t.title, t]));
+    // Trend: BTC long +30 − 1 fee − 0.5 funding 2 h ago; ETH short −25 − 1.5 fee 10 days ago.
+    expect(byTitle['BTC trend follower']).toMatchObject({ pnl7D: 28.5, pnl30D: 2 });
+    // Its open BTC long: 1500 USD bought at 62 000 and 63 000, marked at 63 500.
+    const tokens = 1000 / 62_000 + 500 / 63_000;
+    expect(byTitle['BTC trend follower']?.pnl).toBeCloseTo(2 + 63_500 * tokens - 1500, 5);
+    // Reverse: a take profit of +40 − 0.25 three days ago; an ETH short from 3100 marked at 3050.
+    expect(byTitle['Reverse of two scalpers']).toMatchObject({ pnl7D: 39.75, pnl30D: 39.75 });
+    expect(byTitle['Reverse of two scalpers']?.pnl).toBeCloseTo(39.75 + (50 * 250) / 3100, 5);
+    expect(byTitle['ETH shorts, no low leverage']).toMatchObject({ pnl: -8.3, pnl7D: 0, pnl30D: 0 });
+
+    const [wallet] = (
+      await call<EmbeddedCopyWallet[]>(svc, 'GET', embeddedWalletsPath(DEFAULT_VENUE), { token: user.token })
+    ).body;
+    // Σ pnl of all six positions (the open ones' pnl is their fees so far).
+    expect(seeded.balanceDelta).toBe(32.4);
+    expect(wallet).toMatchObject({ balance: 10_032.4, availableBalance: 9832.4, pnl24h: 28.5 });
+    expect(wallet?.totalPnl).toBeCloseTo(33.45 + 63_500 * tokens - 1500 + (50 * 250) / 3100, 5);
+  });
+
+  it('writes orders newest first and activity logs with one failure and its reason', async () => {
+    const closed = await call<Paged<CopyPosition>>(
+      svc,
+      'POST',
+      '/copy-positions/page?status=CLOSE&sort_type=asc',
+      {
+        token: user.token,
+      },
+    );
+    expect(closed.body.data.map((p) => p.closeType)).toEqual([
+      'STOP_LOSS',
+      'COPY_TRADE',
+      'TAKE_PROFIT',
+      'COPY_TRADE',
+    ]);
+    const eth = closed.body.data[1] as CopyPosition;
+    expect(eth).toMatchObject({ isLong: false, realisedPnl: -25, fee: 1.5, pnl: -26.5, entryPrice: 3000 });
+    const orders = (
+      await call<CopyOrder[]>(svc, 'GET', `/copy-positions/${eth.id}/orders`, { token: user.token })
+    ).body;
+    expect(orders.map((o) => [o.isIncrease, o.price, o.realisedPnl])).toEqual([
+      [false, 3090, -15],
+      [false, 3060, -10],
+      [true, 3000, 0],
+    ]);
+
+    const logs = await call<Paged<ActivityLog>>(svc, 'POST', '/activity-logs/page', {
+      token: user.token,
+      body: { pagination: { limit: 100 } },
+    });
+    expect(logs.body.meta.total).toBe(13);
+    const failed = logs.body.data.filter((l) => !l.isSuccess);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({
+      type: 'OPEN',
+      copyOrderId: null,
+      copyPositionId: null,
+      pair: 'SOL-USD',
+    });
+    const reason = svc.service.db.prepare('SELECT reason FROM activity_logs WHERE id = ?').get(failed[0]?.id);
+    expect(reason).toEqual({ reason: expect.stringMatching(/slippage/) });
+    expect(logs.body.data.map((l) => l.type)).toEqual(
+      expect.arrayContaining(['STOP_LOSS', 'TAKE_PROFIT', 'DECREASE']),
+    );
+  });
+});
