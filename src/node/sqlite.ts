@@ -69,19 +69,25 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * A prepared statement for `sql`, compiled once per database and kept (least recently used
  * dropped past 500). Queries built from filters repeat their SQL text with new parameters, and
- * compiling them on every request would cost more than running them.
+ * compiling them on every request would cost more than running them. `pluck` statements are
+ * cached apart: a statement's mode is state that callers must not change under each other.
  */
-export function prepareCached(db: Database.Database, sql: string): Database.Statement {
+export function prepareCached(
+  db: Database.Database,
+  sql: string,
+  mode: 'rows' | 'pluck' = 'rows',
+): Database.Statement {
   let cache = statementCaches.get(db);
   if (!cache) statementCaches.set(db, (cache = new Map()));
-  const found = cache.get(sql);
+  const key = `${mode}|${sql}`;
+  const found = cache.get(key);
   if (found) {
-    cache.delete(sql);
-    cache.set(sql, found);
+    cache.delete(key);
+    cache.set(key, found);
     return found;
   }
-  const statement = db.prepare(sql);
-  cache.set(sql, statement);
+  const statement = mode === 'pluck' ? db.prepare(sql).pluck() : db.prepare(sql);
+  cache.set(key, statement);
   if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return statement;
 }

@@ -9,7 +9,8 @@ import { installErrorHandlers } from './http/errors';
 import { installRateLimit } from './http/rate-limit';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
-import { jwtSecret } from './store/meta';
+import { jwtSecret, readMeta } from './store/meta';
+import { recomputeAll } from './statistics/recompute';
 import { seedTokenCatalogue } from './market/tokens';
 import { seedFixtureWorld } from './fixture/seed';
 
@@ -30,6 +31,9 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   const db = openServiceDatabase(config.dbPath);
   seedTokenCatalogue(db);
   if (config.seedFixture) seedFixtureWorld(db, config);
+  // `--now`: statistics as of that instant, recomputed when the store holds another instant's.
+  if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString())
+    recomputeAll(db, config.asOf.getTime());
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db) };
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
   installErrorHandlers(app);

@@ -5,16 +5,19 @@ import { createLocalService } from './app';
 import { defaultConfig, type ServiceConfig } from './config';
 import { createApiKey } from './auth/api-keys';
 import { openServiceDatabase } from './store/database';
+import { IMPORT_USAGE, runImportCommand } from './market/importers/command';
 
 /**
  * `npm run service -- [--host H] [--port P] [--db FILE] …` serves the API;
- * `npm run service -- create-api-key --db FILE` prints a new API key as its last line.
+ * `npm run service -- create-api-key --db FILE` prints a new API key as its last line;
+ * `npm run service -- import --db FILE --protocol NAME FILE...` imports venue fills (docs/importing.md).
  */
 const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
-                     [--rate-limit PER_SECOND[:BURST]]
-  npm run service -- create-api-key --db FILE [--label TEXT]`;
+                     [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME]
+  npm run service -- create-api-key --db FILE [--label TEXT]
+  ${IMPORT_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -30,12 +33,15 @@ const options = {
   label: { type: 'string' },
   empty: { type: 'boolean' },
   'rate-limit': { type: 'string' },
+  now: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
 async function main(argv: string[]): Promise<void> {
+  // The import command has flags of its own, so it parses its arguments itself.
+  if (argv[0] === 'import') return void (process.exitCode = runImportCommand(argv.slice(1)));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -58,6 +64,7 @@ function configFrom(values: Flags): ServiceConfig {
     dbPath: values.db ?? join(defaultDataDir(), 'service.db'),
     // A new database gets the fixture world unless --empty asks for none.
     seedFixture: values.empty !== true,
+    ...(values.now !== undefined && { asOf: parseNow(values.now) }),
     ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
     ...(values['service-name'] !== undefined && {
       serviceName: nonEmpty('--service-name', values['service-name']),
@@ -109,6 +116,15 @@ function numberFlag(name: string, raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0)
     throw new UsageError(`${name} must be a number ≥ 0`);
   return value;
+}
+
+/** `--now 2023-05-03T00:00:00Z`: the instant statistics are computed as of. */
+function parseNow(raw: string): Date {
+  const date = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(date.getTime())) {
+    throw new UsageError('--now must be an ISO 8601 time such as 2023-05-03T00:00:00Z');
+  }
+  return date;
 }
 
 /** `--rate-limit 50` or `--rate-limit 50:100` (per second, burst). */

@@ -20,6 +20,11 @@ export interface ServiceConfig {
   withdrawBase: number;
   /** Requests per second per credential (or per address when anonymous), and the burst. */
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * The instant statistics and windows are computed as of (`--now`), so a run can be reproduced;
+   * null = the clock. Logins, points in time and rate limits always use the clock.
+   */
+  asOf: Date | null;
   /** Seed the deterministic fixture world into an empty store at start. */
   seedFixture: boolean;
   /** The service's clock; tests replace it. */
@@ -41,7 +46,11 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     withdrawBase: 5,
     rateLimit: { perSecond: 50, burst: 100 },
     seedFixture: false,
+    asOf: null,
     now: () => new Date(),
     ...overrides,
   };
 }
+
+/** Milliseconds of the instant statistics are computed as of. */
+export const statisticsNowMs = (config: ServiceConfig): number => (config.asOf ?? config.now()).getTime();

@@ -7,6 +7,7 @@
 // A null value (and, defensively, a non-finite one) ranks as the worst: its goodness is −Infinity,
 // so it is worse than every number and ties with every other null (chosen).
 import { RANKING_KEYS } from '../../shared/api/statistics';
+import { countStrictlyBelow } from './rank-counts';
 import type { Ranking, RankingKey } from '../../shared/api/statistics';
 
 /** Which end of a key is better. */
@@ -33,14 +34,14 @@ export const RANKING_DIRECTION = {
 /** The values a record is ranked on (a statistic record fits). */
 export type RankingInput = { readonly [K in RankingKey]: number | null };
 
-/** Bigger is better after this mapping; missing values become the worst possible. */
-function goodness(value: number | null, direction: RankingDirection): number {
+/** A key's value mapped so that bigger is better; a missing value becomes the worst possible. */
+export function goodness(value: number | null, direction: RankingDirection): number {
   if (value === null || !Number.isFinite(value)) return -Infinity;
   return direction === 'lowerIsBetter' ? -value : value;
 }
 
-/** Index of the first element of `sorted` that is not below `x`: the count of elements below it. */
-function lowerBound(sorted: Float64Array, x: number): number {
+/** Index of the first element of `sorted` (ascending) that is not below `x`: the count of elements below it. */
+export function lowerBound(sorted: Float64Array, x: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -51,30 +52,94 @@ function lowerBound(sorted: Float64Array, x: number): number {
   return lo;
 }
 
-const round2 = (x: number): number => Math.round(x * 100) / 100;
+/** Rounds to 2 decimals, as rankings are published. */
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-/** Percentiles of one key for every record, in input order. */
-function rankKey(records: readonly RankingInput[], key: RankingKey): Float64Array {
-  const n = records.length;
-  const values = new Float64Array(n);
-  for (let i = 0; i < n; i += 1)
-    values[i] = goodness((records[i] as RankingInput)[key], RANKING_DIRECTION[key]);
-  const sorted = values.slice().sort();
+/** Percentiles from the goodness of one key for every record, in input order. */
+function percentiles(goodnessOfKey: Float64Array): Float64Array {
+  const n = goodnessOfKey.length;
+  const below = countStrictlyBelow(goodnessOfKey);
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) {
-    out[i] = n === 1 ? 100 : round2((100 * lowerBound(sorted, values[i] as number)) / (n - 1));
-  }
+  for (let i = 0; i < n; i += 1) out[i] = n === 1 ? 100 : round2((100 * (below[i] as number)) / (n - 1));
   return out;
+}
+
+/** Each key's goodness for every record, read with plain property loads (no computed keys in the hot loop). */
+function goodnessColumns(records: readonly RankingInput[]): Float64Array[] {
+  const n = records.length;
+  const cols = RANKING_KEYS.map(() => new Float64Array(n));
+  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12] = cols as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const up = 'higherIsBetter';
+  const down = 'lowerIsBetter';
+  for (let i = 0; i < n; i += 1) {
+    const r = records[i] as RankingInput;
+    // The order of RANKING_KEYS; a test checks it against the direction table.
+    c0[i] = goodness(r.avgDuration, down);
+    c1[i] = goodness(r.avgLeverage, down);
+    c2[i] = goodness(r.avgVolume, up);
+    c3[i] = goodness(r.orderPositionRatio, down);
+    c4[i] = goodness(r.pnl, up);
+    c5[i] = goodness(r.realisedAvgRoi, up);
+    c6[i] = goodness(r.realisedMaxDrawdown, up);
+    c7[i] = goodness(r.realisedMaxRoi, up);
+    c8[i] = goodness(r.realisedPnl, up);
+    c9[i] = goodness(r.realisedProfitLossRatio, up);
+    c10[i] = goodness(r.realisedProfitRate, up);
+    c11[i] = goodness(r.totalTrade, up);
+    c12[i] = goodness(r.winRate, up);
+  }
+  return cols;
 }
 
 /** Rankings of every record of one population (same protocol and window), in input order. */
 export function rankPopulation(records: readonly RankingInput[]): Ranking[] {
-  const perKey = RANKING_KEYS.map((key) => rankKey(records, key));
-  return records.map((_, i) => {
-    const ranking = {} as Ranking;
-    RANKING_KEYS.forEach((key, k) => {
-      ranking[key] = (perKey[k] as Float64Array)[i] as number;
-    });
-    return ranking;
-  });
+  const p = goodnessColumns(records).map(percentiles);
+  const [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12] = p as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const out = new Array<Ranking>(records.length);
+  for (let i = 0; i < records.length; i += 1) {
+    out[i] = {
+      avgDuration: p0[i] as number,
+      avgLeverage: p1[i] as number,
+      avgVolume: p2[i] as number,
+      orderPositionRatio: p3[i] as number,
+      pnl: p4[i] as number,
+      realisedAvgRoi: p5[i] as number,
+      realisedMaxDrawdown: p6[i] as number,
+      realisedMaxRoi: p7[i] as number,
+      realisedPnl: p8[i] as number,
+      realisedProfitLossRatio: p9[i] as number,
+      realisedProfitRate: p10[i] as number,
+      totalTrade: p11[i] as number,
+      winRate: p12[i] as number,
+    };
+  }
+  return out;
 }

@@ -143,6 +143,13 @@ class TraderAccumulator {
   }
 }
 
+/** ISO text of a time; the last one is remembered because a recompute asks for the same "now" each time. */
+let lastIso: { ms: number; iso: string } = { ms: NaN, iso: '' };
+const isoOf = (ms: number): string => {
+  if (lastIso.ms !== ms) lastIso = { ms, iso: new Date(ms).toISOString() };
+  return lastIso.iso;
+};
+
 /** An extreme that saw no value (still ±Infinity) is null. */
 const extreme = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
@@ -162,11 +169,42 @@ const gainLossRatio = (gain: number, loss: number): number =>
 /** gain / (gain + |loss|) × 100; 0 when the denominator is 0. */
 const profitRate = (gain: number, loss: number): number => safeDiv(gain, gain + Math.abs(loss)) * 100;
 
-function totals(a: WindowAccumulator) {
+/** Trader-wide fields, the same in every window of the trader (computed once per trader). */
+interface TraderWide {
+  runTimeDays: number;
+  lastTradeAtTs: number;
+  lastTradeAt: string;
+  isOpenPosition: boolean;
+  unrealisedPnl: number;
+  statisticAt: string;
+}
+
+function traderWide(t: TraderAccumulator, nowMs: number, statisticAt: string): TraderWide {
+  // A window with a closed position implies a last close, so lastCloseMs is finite there.
+  const lastTradeAtTs = extreme(t.lastCloseMs) ?? nowMs;
+  return {
+    runTimeDays: Math.max(0, Math.floor((nowMs - t.firstOpenMs) / DAY_MS)),
+    lastTradeAtTs,
+    lastTradeAt: new Date(lastTradeAtTs).toISOString(),
+    isOpenPosition: t.hasOpen,
+    unrealisedPnl: t.unrealisedPnl,
+    statisticAt,
+  };
+}
+
+/**
+ * Turns one window's accumulator into its record, or null when the window saw nothing. One
+ * object literal with every field: a record of a million-position recompute is built in one step
+ * with one hidden class, never by spreading partial objects.
+ */
+function toValues(a: WindowAccumulator, w: TraderWide): StatisticValues | null {
+  if (a.n === 0) return null;
+  const loses = a.n - a.wins;
+  // A record has at least one position, so its maxima are defined; `?? 0` only satisfies the type.
   return {
     totalTrade: a.n,
     totalWin: a.wins,
-    totalLose: a.n - a.wins,
+    totalLose: loses,
     realisedTotalGain: a.gainR,
     realisedTotalLoss: a.lossR,
     totalGain: a.gain,
@@ -177,11 +215,6 @@ function totals(a: WindowAccumulator) {
     totalVolume: a.volume,
     totalLiquidation: a.liquidations,
     totalLiquidationAmount: a.liquidationAmount,
-  };
-}
-
-function means(a: WindowAccumulator) {
-  return {
     avgVolume: safeDiv(a.volume, a.n),
     realisedAvgRoi: safeDiv(a.sumRealisedRoi, a.n),
     avgRoi: safeDiv(a.sumRoi, a.n),
@@ -190,24 +223,12 @@ function means(a: WindowAccumulator) {
     orderPositionRatio: safeDiv(a.orders, a.n),
     avgDuration: safeDiv(a.sumDuration, a.n),
     avgLeverage: safeDiv(a.sumLeverage, a.n),
-  };
-}
-
-function ratios(a: WindowAccumulator) {
-  const loses = a.n - a.wins;
-  return {
     realisedProfitRate: profitRate(a.gainR, a.lossR),
     profitRate: profitRate(a.gain, a.loss),
     realisedProfitLossRatio: profitLossRatio(a.gainR, a.lossR, a.wins, loses),
     profitLossRatio: profitLossRatio(a.gain, a.loss, a.wins, loses),
     realisedGainLossRatio: gainLossRatio(a.gainR, a.lossR),
     gainLossRatio: gainLossRatio(a.gain, a.loss),
-  };
-}
-
-function extremes(a: WindowAccumulator) {
-  // A record has at least one position, so these maxima are defined; `?? 0` only satisfies the type.
-  return {
     realisedMaxRoi: extreme(a.maxRealisedRoi) ?? 0,
     maxRoi: extreme(a.maxRoi) ?? 0,
     realisedMaxPnl: extreme(a.maxRealisedPnl) ?? 0,
@@ -220,33 +241,14 @@ function extremes(a: WindowAccumulator) {
     maxDuration: extreme(a.maxDuration),
     minLeverage: extreme(a.minLeverage),
     maxLeverage: extreme(a.maxLeverage),
-  };
-}
-
-function traderWide(t: TraderAccumulator, nowMs: number) {
-  // A window with a closed position implies a last close, so lastCloseMs is finite here.
-  const lastTradeAtTs = extreme(t.lastCloseMs) ?? nowMs;
-  return {
-    runTimeDays: Math.max(0, Math.floor((nowMs - t.firstOpenMs) / DAY_MS)),
-    lastTradeAtTs,
-    lastTradeAt: new Date(lastTradeAtTs).toISOString(),
-    isOpenPosition: t.hasOpen,
-    unrealisedPnl: t.unrealisedPnl,
-    statisticAt: new Date(nowMs).toISOString(),
-  };
-}
-
-/** Turns one window's accumulator into its record, or null when the window saw nothing. */
-function toValues(a: WindowAccumulator, t: TraderAccumulator, nowMs: number): StatisticValues | null {
-  if (a.n === 0) return null;
-  return {
-    ...totals(a),
-    ...means(a),
-    ...ratios(a),
-    ...extremes(a),
-    ...traderWide(t, nowMs),
-    indexTokens: [...a.indexTokens].sort(),
-    pairs: [...a.pairs].sort(),
+    runTimeDays: w.runTimeDays,
+    lastTradeAtTs: w.lastTradeAtTs,
+    lastTradeAt: w.lastTradeAt,
+    isOpenPosition: w.isOpenPosition,
+    unrealisedPnl: w.unrealisedPnl,
+    statisticAt: w.statisticAt,
+    indexTokens: a.indexTokens.size === 1 ? [...a.indexTokens] : [...a.indexTokens].sort(),
+    pairs: a.pairs.size === 1 ? [...a.pairs] : [...a.pairs].sort(),
   };
 }
 
@@ -258,7 +260,7 @@ interface Slot {
 
 /** One pass over the positions feeding every requested window and the trader-wide facts. */
 function scan(
-  positions: readonly PositionFacts[],
+  positions: Iterable<PositionFacts>,
   windows: readonly Window[],
   nowMs: number,
   markPrice: MarkPriceOf,
@@ -276,8 +278,10 @@ function scan(
     for (const s of slots) if (inWindow(p.closeTimeMs, s.bounds)) s.acc.add(p, d);
   }
   const out: StatisticsByWindow = {};
+  if (trader.firstOpenMs === Infinity) return out;
+  const wide = traderWide(trader, nowMs, isoOf(nowMs));
   for (const s of slots) {
-    const values = toValues(s.acc, trader, nowMs);
+    const values = toValues(s.acc, wide);
     if (values !== null) out[s.window] = values;
   }
   return out;
@@ -295,7 +299,7 @@ export function computeStatistic(
 
 /** The records of all five windows in one pass; windows without closed positions are absent. */
 export function computeTraderStatistics(
-  allPositionsOfTraderOnProtocol: readonly PositionFacts[],
+  allPositionsOfTraderOnProtocol: Iterable<PositionFacts>,
   nowMs: number,
   markPrice: MarkPriceOf,
 ): StatisticsByWindow {

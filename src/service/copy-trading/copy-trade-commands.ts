@@ -12,7 +12,7 @@ import { exchangeOf } from '../../shared/profile';
 import type { ServiceContext } from '../http/context';
 import { ServiceError } from '../http/errors';
 import { validate } from '../http/validate';
-import { knownProtocols } from '../market/catalogue';
+import { storedProtocols } from '../market/tokens';
 import type { UserRecord } from '../users/users';
 import { findUserWallet } from './copy-wallets';
 import {
@@ -32,7 +32,7 @@ function serviceIssues(ctx: ServiceContext, userId: string, trade: CopyTrade): C
       message: `must be one of your copy wallets, not "${trade.copyWalletId.slice(0, 60)}"`,
     });
   }
-  const protocols = knownProtocols();
+  const protocols = [...storedProtocols(ctx.db)].sort();
   if (!protocols.includes(trade.protocol)) {
     issues.push({ path: 'protocol', message: `must be a known protocol (${protocols.join(', ')})` });
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../auth/credentials';
 import type { ServiceContext } from '../http/context';
-import { knownProtocols } from '../market/catalogue';
+import { storedProtocols } from '../market/tokens';
 import { runGraphql } from './execute';
 import { graphqlOperationOf } from './request';
 import type { GraphqlContext } from './resolvers';
@@ -19,7 +19,7 @@ export function graphqlRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const context: GraphqlContext = {
     db: ctx.db,
     namespace: ctx.config.graphqlNamespace,
-    knownProtocols: new Set(knownProtocols()),
+    knownProtocols: storedProtocols(ctx.db),
   };
   app.post('/graphql', async (request, reply) => {
     await authenticate(ctx, request, 'jwtOrApiKey');

@@ -43,3 +43,8 @@ export function listTokensByProtocol(db: ServiceDb): Record<string, TokenListing
   }
   return grouped;
 }
+
+/** Every protocol the store lists tokens for: the catalogue's and any that an import added. */
+export function storedProtocols(db: ServiceDb): Set<string> {
+  return new Set(db.prepare('SELECT DISTINCT protocol FROM tokens').pluck().all() as string[]);
+}

@@ -29,10 +29,9 @@ export function filterStatistics(db: ServiceDb, query: StatisticQuery): Statisti
   const parts = query.conditions.map((group) => compileConditions(statisticFields, group.list, group.from));
   const where = `WHERE protocol = ? AND ${CURRENT_ROWS} ${parts.map((p) => `AND ${p.sql}`).join(' ')}`;
   const params = [query.protocol, ...parts.flatMap((p) => p.params)];
-  const total = db
-    .prepare(`SELECT COUNT(*) FROM statistics ${where}`)
-    .pluck()
-    .get(...params) as number;
+  const total = prepareCached(db, `SELECT COUNT(*) FROM statistics ${where}`, 'pluck').get(
+    ...params,
+  ) as number;
   const order = compileSort(statisticFields, [query.sort], 'sortBy');
   const keys = prepareCached(
     db,

@@ -5,6 +5,7 @@ import type { Window } from '../analytics/windows';
 import type { ServiceDb } from '../store/database';
 import { currentGeneration } from '../store/statistics';
 import { expireOldPits } from './point-in-time';
+import { prepareCached } from '../../node/sqlite';
 
 /** One computed record ready to store. */
 export interface RecordToStore {
@@ -38,38 +39,63 @@ const COLUMNS = [
 ];
 const INSERT = `INSERT INTO statistics (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
+/** Which current rows a new generation replaces. */
+export type Retire = 'all' | { protocol: string; type: Window }[] | { protocol: string; account: string };
+
 /**
- * Replaces every current record of the given populations with `records` as a new generation,
- * in one transaction: rows that a point in time still sees are retired, not deleted, so search-after
+ * Replaces the current records that `retire` names with `records` as a new generation, in one
+ * transaction: rows that a point in time still sees are retired, not deleted, so search-after
  * keeps its snapshot (decisions.md). Returns the new generation.
  */
 export function writeGeneration(
   db: ServiceDb,
-  populations: { protocol: string; type: Window }[] | 'all',
+  retire: Retire,
   records: RecordToStore[],
   nowMs: number,
 ): number {
-  const insert = db.prepare(INSERT);
-  const createdAt = db
-    .prepare('SELECT created_at_ms FROM statistics WHERE id = ? ORDER BY gen_from LIMIT 1')
-    .pluck();
+  const insert = prepareCached(db, INSERT);
+  // By the primary key's prefix: a record's first version holds its creation time.
+  const createdAt = prepareCached(
+    db,
+    'SELECT created_at_ms FROM statistics WHERE protocol = ? AND type = ? AND id = ? ORDER BY gen_from LIMIT 1',
+    'pluck',
+  );
   return db.transaction(() => {
     const next = currentGeneration(db) + 1;
-    if (populations === 'all') db.prepare('UPDATE statistics SET gen_to = ? WHERE gen_to IS NULL').run(next);
-    else {
-      const retire = db.prepare(
-        'UPDATE statistics SET gen_to = ? WHERE protocol = ? AND type = ? AND gen_to IS NULL',
-      );
-      for (const p of populations) retire.run(next, p.protocol, p.type);
-    }
+    retireRows(db, retire, next);
     for (const r of records) {
       const id = statisticId(r.account, r.protocol, r.type);
-      insert.run(...rowValues(r, id, next, (createdAt.get(id) as number | undefined) ?? nowMs, nowMs));
+      insert.run(
+        ...rowValues(
+          r,
+          id,
+          next,
+          (createdAt.get(r.protocol, r.type, id) as number | undefined) ?? nowMs,
+          nowMs,
+        ),
+      );
     }
-    db.prepare("UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(next));
+    prepareCached(db, "UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(next));
     expireOldPits(db, nowMs);
     return next;
   })();
+}
+
+function retireRows(db: ServiceDb, retire: Retire, generation: number): void {
+  if (retire === 'all') {
+    prepareCached(db, 'UPDATE statistics SET gen_to = ? WHERE gen_to IS NULL').run(generation);
+  } else if (Array.isArray(retire)) {
+    const statement = prepareCached(
+      db,
+      'UPDATE statistics SET gen_to = ? WHERE protocol = ? AND type = ? AND gen_to IS NULL',
+    );
+    for (const p of retire) statement.run(generation, p.protocol, p.type);
+  } else {
+    prepareCached(
+      db,
+      'UPDATE statistics SET gen_to = ? WHERE account = ? AND protocol = ? AND gen_to IS NULL',
+    ).run(generation, retire.account, retire.protocol);
+  }
 }
 
 function rowValues(

@@ -15,3 +15,11 @@ export function metaValue(db: ServiceDb, key: string, make: () => string): strin
 /** The JWT signing secret: random per database, so tokens survive restarts but not a new database. */
 export const jwtSecret = (db: ServiceDb): string =>
   metaValue(db, 'jwt_secret', () => randomBytes(32).toString('hex'));
+
+/** A value of the key/value table, or null when it was never set. */
+export function readMeta(db: ServiceDb, key: string): string | null {
+  return (
+    (prepareCached(db, 'SELECT value FROM meta WHERE key = ?', 'pluck').get(key) as string | undefined) ??
+    null
+  );
+}

@@ -374,4 +374,31 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'imported fills',
+    up: (db) => {
+      db.exec(`
+        -- Venue fills as imported, kept so that positions can be rebuilt from all fills of an
+        -- (account, protocol, coin) and a re-import changes nothing (the key dedupes).
+        CREATE TABLE fills (
+          key TEXT PRIMARY KEY,
+          protocol TEXT NOT NULL,
+          account TEXT NOT NULL,
+          coin TEXT NOT NULL,
+          time_ms INTEGER NOT NULL,
+          seq INTEGER NOT NULL,
+          is_buy INTEGER NOT NULL,
+          price REAL NOT NULL,
+          size_tokens TEXT NOT NULL,
+          fee REAL NOT NULL DEFAULT 0,
+          closed_pnl REAL,
+          is_liquidation INTEGER NOT NULL DEFAULT 0,
+          tx_hash TEXT,
+          source TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX fills_series ON fills(protocol, account, coin, time_ms, seq);
+      `);
+    },
+  },
 ];

@@ -9,10 +9,11 @@ import {
 import { positionFilterBodySchema } from '../../../shared/api/positions';
 import { addressSchema } from '../../../shared/api/common';
 import type { ServiceContext } from '../context';
+import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { authenticate } from '../../auth/credentials';
-import { knownProtocols } from '../../market/catalogue';
+import { storedProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
 import { currentGeneration } from '../../store/statistics';
 import { filterStatistics, traderStatisticsJson, type StatisticQuery } from '../../statistics/queries';
@@ -39,7 +40,7 @@ const json = (reply: FastifyReply, body: string | Buffer) =>
 
 /** Trader statistics, search-after, daily PnL and positions (credentials per service-api.md). */
 export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const known = new Set(knownProtocols());
+  const known = storedProtocols(ctx.db);
   const protocolOf = (request: FastifyRequest): string => {
     const { protocol } = request.params as { protocol: string };
     if (!known.has(protocol)) {
@@ -152,7 +153,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
         );
       }
     }
-    return pnlStatistics(ctx.db, body.accounts, body.statisticType, ctx.config.now().getTime());
+    return pnlStatistics(ctx.db, body.accounts, body.statisticType, statisticsNowMs(ctx.config));
   };
   app.post(pnlStatisticsPath(ctx.config.venue), { preHandler: credentials('jwtOrApiKey') }, pnlHandler);
   app.post(
