@@ -1,0 +1,492 @@
+// The position ledger of semantics.md "Positions rebuilt from fills": fills in, positions and their
+// orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills, and a
+// sandbox order API can drive a PositionLedger one fill at a time and upsert what it returns.
+import { createHash } from 'node:crypto';
+import { derivePosition, type PositionFacts } from '../analytics/position-facts';
+import type { OrderType } from '../../shared/api/positions';
+import type { OrderRow, PositionRow } from '../store/positions';
+import { indexTokenAddress } from './catalogue';
+
+// ---------------------------------------------------------------------------------------------
+// Token amounts
+//
+// Net sizes are integers of 10^-18 token ("units"), never floats. Why: a position must close exactly
+// when its net size returns to zero, and 0.1 + 0.2 − 0.3 is 5.6e-17 in binary floating point. Venue
+// sizes are decimal text with few decimals, and on-chain token amounts have at most 18, so scaling
+// them to 18 decimals is exact and integer sums are exact: the net is zero if and only if the
+// decimal sum is zero. The alternative, a tolerance relative to the position, needs a threshold
+// that suits both 1e-5 BTC lots and 1e9 PEPE lots, and would close positions genuinely left with
+// dust. Money (prices, PnL, fees) stays floating point: it is stored as REAL and never decides state.
+// ---------------------------------------------------------------------------------------------
+
+/** Decimals of a token unit: amounts are exact multiples of 10^-18 token. */
+export const TOKEN_DECIMALS = 18;
+const ONE_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
+
+/** A malformed, non-finite or too precise decimal amount. */
+export class DecimalError extends Error {
+  override name = 'DecimalError';
+}
+
+/** A fill the ledger cannot apply (out of time order, non-positive size or price). */
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+}
+
+/** value = digits × 10^-scale, exactly; scale ≥ 0. */
+interface ExactDecimal {
+  digits: bigint;
+  scale: number;
+}
+
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/;
+
+function exactDecimal(value: string | number): ExactDecimal {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new DecimalError(`${value} is not a finite number`);
+  // String(number) is the shortest text that reads back as the same number, e.g. "0.3", "1e-7".
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const match = DECIMAL_TEXT.exec(text);
+  const whole = match?.[2] ?? '';
+  const fraction = match?.[3] ?? '';
+  if (!match || whole + fraction === '') throw new DecimalError(`'${text}' is not a decimal number`);
+  const digits = BigInt(whole + fraction) * (match[1] === '-' ? -1n : 1n);
+  const scale = fraction.length - Number(match[4] ?? '0');
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** Decimal text (or a number) as an exact count of units; throws DecimalError past 18 decimals. */
+export function toUnits(value: string | number): bigint {
+  const { digits, scale } = exactDecimal(value);
+  if (scale <= TOKEN_DECIMALS) return digits * 10n ** BigInt(TOKEN_DECIMALS - scale);
+  const divisor = 10n ** BigInt(scale - TOKEN_DECIMALS);
+  if (digits % divisor !== 0n)
+    throw new DecimalError(`'${String(value)}' has more than ${TOKEN_DECIMALS} decimals`);
+  return digits / divisor;
+}
+
+/** Units as canonical decimal text: no exponent, no trailing zeros ("0.3", "-2", "0"). */
+export function unitsToText(units: bigint): string {
+  const abs = units < 0n ? -units : units;
+  const fraction = (abs % ONE_TOKEN).toString().padStart(TOKEN_DECIMALS, '0').replace(/0+$/, '');
+  return `${units < 0n ? '-' : ''}${abs / ONE_TOKEN}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Units as the nearest number, for money arithmetic and REAL columns. */
+export const unitsToNumber = (units: bigint): number => Number(unitsToText(units));
+
+/**
+ * The tokens `usd` of notional buys at `price`, rounded half away from zero to 18 decimals. The
+ * division is done on the exact decimals, not on floats, so equal USD amounts at equal prices always
+ * give equal units (a USD-sized close then matches a USD-sized open exactly).
+ */
+export function usdToUnits(usd: string | number, price: string | number): bigint {
+  const u = exactDecimal(usd);
+  const p = exactDecimal(price);
+  if (p.digits <= 0n) throw new DecimalError(`price ${String(price)} must be greater than 0`);
+  const numerator = u.digits * 10n ** BigInt(p.scale + TOKEN_DECIMALS);
+  return divideRounded(numerator, p.digits * 10n ** BigInt(u.scale));
+}
+
+/** n / d rounded half away from zero; d > 0. */
+function divideRounded(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  const r = n % d;
+  if (2n * (r < 0n ? -r : r) < d) return q;
+  return n < 0n ? q - 1n : q + 1n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ledger
+// ---------------------------------------------------------------------------------------------
+
+/** One account's positions in one token on one protocol. */
+export interface SeriesKey {
+  account: string;
+  protocol: string;
+  /** The token's symbol ("BTC"); the pair is `${symbol}/USD`. */
+  symbol: string;
+  /** The index token; defaults to `indexTokenAddress(protocol, symbol)`. */
+  indexToken?: string;
+}
+
+/** How much a fill trades: tokens as decimal text, exact units, or a USD notional at the fill price. */
+export type FillAmount = { tokens: string } | { units: bigint } | { usd: string | number };
+
+/** One fill (trade) of a series. */
+export interface LedgerFill {
+  /** Unique in the series and stable: the ids of its orders and of a position it opens derive from it. */
+  id: string;
+  timeMs: number;
+  isBuy: boolean;
+  /** Fill price in USD per token, > 0. */
+  price: number;
+  amount: FillAmount;
+  /** USD; 0 when absent. Negative is a rebate. */
+  fee?: number;
+  /** USD, signed (negative means paid); 0 when absent. */
+  funding?: number;
+  /** The position's collateral in USD after this fill, when the source reports it. */
+  collateral?: number;
+  /** The source marks this fill as a liquidation of the account. */
+  isLiquidation?: boolean;
+  txHash?: string;
+  /** Stored as the orders' log_id; defaults to the fill's index in the series. */
+  logId?: number;
+}
+
+/** Settings of a rebuild. */
+export interface LedgerSettings {
+  /** Leverage assumed when the source reports no collateral: collateral = size / leverage. Default 1. */
+  assumedLeverage?: number;
+}
+
+/** The share of one fill that one order books (a fill through zero books two). */
+interface FillPart {
+  fill: LedgerFill;
+  /** 0, or 1 for the opening half of a fill through zero. */
+  index: 0 | 1;
+  units: bigint;
+  fee: number;
+  funding: number;
+  collateral: number | undefined;
+  logId: number;
+}
+
+interface OpenPosition {
+  id: string;
+  key: string;
+  isLong: boolean;
+  /** |net size| in units, > 0 while the position is open. */
+  units: bigint;
+  averagePrice: number;
+  peakSize: number;
+  peakReportedCollateral: number | null;
+  lastReportedCollateral: number | null;
+  lastCollateral: number;
+  lastLeverage: number | null;
+  realisedPnl: number;
+  fee: number;
+  funding: number;
+  openTimeMs: number;
+  lastTimeMs: number;
+  logId: number;
+  orders: OrderRow[];
+  txHashes: string[];
+  isLiquidate: boolean;
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const seriesText = (s: Required<SeriesKey>) => `${s.protocol}|${s.account.toLowerCase()}|${s.indexToken}`;
+
+/** The id of the order that part `index` of fill `fillId` books. */
+export const orderId = (series: SeriesKey, fillId: string, index: 0 | 1): string =>
+  sha(`order|${seriesText(withIndexToken(series))}|${fillId}|${index}`).slice(0, 32);
+
+/** The id of the position that part `index` of fill `fillId` opens. */
+export const positionId = (series: SeriesKey, fillId: string, index: 0 | 1): string =>
+  sha(`position|${seriesText(withIndexToken(series))}|${fillId}|${index}`).slice(0, 32);
+
+/** The position key: like an on-chain key, the same for every position of (account, token, side). */
+export const positionKey = (series: SeriesKey, isLong: boolean): string =>
+  `0x${sha(`key|${seriesText(withIndexToken(series))}|${isLong ? 'long' : 'short'}`)}`;
+
+function withIndexToken(series: SeriesKey): Required<SeriesKey> {
+  return { ...series, indexToken: series.indexToken ?? indexTokenAddress(series.protocol, series.symbol) };
+}
+
+/** The tokens a fill trades, in units (> 0). */
+export function fillUnits(fill: LedgerFill): bigint {
+  const a = fill.amount;
+  const units = 'units' in a ? a.units : 'tokens' in a ? toUnits(a.tokens) : usdToUnits(a.usd, fill.price);
+  if (units <= 0n) throw new LedgerError(`fill ${fill.id}: size must be greater than 0`);
+  return units;
+}
+
+/**
+ * The ledger of one series (semantics.md, "Positions rebuilt from fills"). Feed it fills in time
+ * order with `apply`; `positions()` and `orders()` are the rows to store.
+ */
+export class PositionLedger {
+  private readonly series: Required<SeriesKey>;
+  private readonly leverage: number;
+  private readonly closed: PositionRow[] = [];
+  private readonly booked: OrderRow[] = [];
+  private open: OpenPosition | null = null;
+  private lastTimeMs = Number.NEGATIVE_INFINITY;
+  private count = 0;
+
+  constructor(series: SeriesKey, settings: LedgerSettings = {}) {
+    this.series = withIndexToken(series);
+    this.leverage = settings.assumedLeverage ?? 1;
+    if (!(Number.isFinite(this.leverage) && this.leverage > 0))
+      throw new LedgerError(`assumed leverage must be a number greater than 0, not ${this.leverage}`);
+  }
+
+  /** The signed net size in units: > 0 long, < 0 short, 0 flat. */
+  get netUnits(): bigint {
+    if (!this.open) return 0n;
+    return this.open.isLong ? this.open.units : -this.open.units;
+  }
+
+  /** Applies the next fill; returns the orders it booked (two when it goes through zero). */
+  apply(fill: LedgerFill): OrderRow[] {
+    const units = fillUnits(fill);
+    this.check(fill); // last: a refused fill leaves the ledger as it was
+    const whole = this.part(fill, units, 0);
+    const p = this.open;
+    if (!p) return [this.openWith(whole)];
+    if (fill.isBuy === p.isLong) return [this.grow(p, whole, 'INCREASE')];
+    if (units < p.units) return [this.shrink(p, whole, 'DECREASE')];
+    if (units === p.units) return [this.shrink(p, whole, 'CLOSE')];
+    return this.flip(p, whole);
+  }
+
+  /** Every position so far, in opening order: the closed ones, then the open one if any. */
+  positions(): PositionRow[] {
+    return this.open ? [...this.closed, this.row(this.open, null)] : [...this.closed];
+  }
+
+  /** Every order booked so far, in fill order. */
+  orders(): OrderRow[] {
+    return [...this.booked];
+  }
+
+  private check(fill: LedgerFill): void {
+    if (!Number.isSafeInteger(fill.timeMs)) throw new LedgerError(`fill ${fill.id}: time must be epoch ms`);
+    if (fill.timeMs < this.lastTimeMs)
+      throw new LedgerError(`fill ${fill.id}: fills must come in time order`);
+    if (!(Number.isFinite(fill.price) && fill.price > 0))
+      throw new LedgerError(`fill ${fill.id}: price must be a number greater than 0`);
+    this.lastTimeMs = fill.timeMs;
+  }
+
+  private part(fill: LedgerFill, units: bigint, index: 0 | 1): FillPart {
+    const logId = fill.logId ?? this.count;
+    if (index === 0) this.count += 1;
+    const fee = fill.fee ?? 0;
+    const funding = fill.funding ?? 0;
+    return { fill, index, units, fee, funding, collateral: fill.collateral, logId };
+  }
+
+  /**
+   * A fill through zero: the part that reaches zero closes the position, the rest opens the next one
+   * at the same price and time. The fee is split by tokens; funding and a reported collateral cannot
+   * be split, so funding stays with the closed position and the collateral goes to the new one.
+   */
+  private flip(p: OpenPosition, whole: FillPart): OrderRow[] {
+    const closeFee = (whole.fee * unitsToNumber(p.units)) / unitsToNumber(whole.units);
+    const closing = { ...whole, units: p.units, fee: closeFee, collateral: undefined };
+    const rest = { ...whole, index: 1 as const, units: whole.units - p.units, fee: whole.fee - closeFee };
+    return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 })];
+  }
+
+  private openWith(part: FillPart): OrderRow {
+    const { fill } = part;
+    const p: OpenPosition = {
+      id: positionId(this.series, fill.id, part.index),
+      key: positionKey(this.series, fill.isBuy),
+      isLong: fill.isBuy,
+      units: 0n,
+      averagePrice: fill.price,
+      peakSize: 0,
+      peakReportedCollateral: null,
+      lastReportedCollateral: null,
+      lastCollateral: 0,
+      lastLeverage: null,
+      realisedPnl: 0,
+      fee: 0,
+      funding: 0,
+      openTimeMs: fill.timeMs,
+      lastTimeMs: fill.timeMs,
+      logId: part.logId,
+      orders: [],
+      txHashes: [],
+      isLiquidate: false,
+    };
+    this.open = p;
+    return this.grow(p, part, 'OPEN');
+  }
+
+  /**
+   * OPEN or INCREASE. The average entry is the running size-weighted mean: the tokens still held at
+   * the old average plus the new ones at the fill price. That is what venues do (so realised PnL
+   * agrees with their closedPnl), and decreases leave it unchanged.
+   */
+  private grow(p: OpenPosition, part: FillPart, type: 'OPEN' | 'INCREASE'): OrderRow {
+    const held = unitsToNumber(p.units);
+    const tokens = unitsToNumber(part.units);
+    p.units += part.units;
+    if (held > 0)
+      p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / unitsToNumber(p.units);
+    p.peakSize = Math.max(p.peakSize, this.sizeOf(p));
+    this.book(p, part);
+    return this.record(p, part, type, tokens * part.fill.price, 0);
+  }
+
+  /** DECREASE or CLOSE: realises (price − average entry) × tokens closed, negated for shorts. */
+  private shrink(p: OpenPosition, part: FillPart, type: 'DECREASE' | 'CLOSE'): OrderRow {
+    const tokens = unitsToNumber(part.units);
+    const move = (part.fill.price - p.averagePrice) * tokens;
+    const realised = p.isLong ? move : -move;
+    p.units -= part.units;
+    p.realisedPnl += realised;
+    this.book(p, part);
+    // The size delta of a decrease is at the average entry, so size − size delta = the size after.
+    const order = this.record(p, part, type, tokens * p.averagePrice, realised);
+    if (type === 'CLOSE') {
+      p.isLiquidate = part.fill.isLiquidation === true;
+      this.closed.push(this.row(p, part.fill.timeMs));
+      this.open = null;
+    }
+    return order;
+  }
+
+  /** Adds a part's money, collateral, time and transaction to its position. */
+  private book(p: OpenPosition, part: FillPart): void {
+    p.fee += part.fee;
+    p.funding += part.funding;
+    p.lastTimeMs = part.fill.timeMs;
+    if (part.collateral !== undefined) {
+      p.lastReportedCollateral = part.collateral;
+      p.peakReportedCollateral = Math.max(p.peakReportedCollateral ?? 0, part.collateral);
+    }
+    const hash = part.fill.txHash;
+    if (hash && !p.txHashes.includes(hash)) p.txHashes.push(hash);
+  }
+
+  private sizeOf(p: OpenPosition): number {
+    return unitsToNumber(p.units) * p.averagePrice;
+  }
+
+  /** The position's collateral now: the last one the source reported, else size / assumed leverage. */
+  private collateralNow(p: OpenPosition): number {
+    if (p.units === 0n) return 0;
+    return p.lastReportedCollateral ?? this.sizeOf(p) / this.leverage;
+  }
+
+  private record(p: OpenPosition, part: FillPart, type: OrderType, sizeDelta: number, realised: number) {
+    const size = this.sizeOf(p);
+    const collateral = this.collateralNow(p);
+    if (p.lastReportedCollateral === null) p.lastLeverage = this.leverage;
+    else if (collateral > 0) p.lastLeverage = size / collateral;
+    const order: OrderRow = {
+      ...this.commonColumns(p),
+      id: orderId(this.series, part.fill.id, part.index),
+      position_id: p.id,
+      tx_hash: part.fill.txHash ?? '',
+      type,
+      size_delta: sizeDelta,
+      size,
+      size_delta_in_token: unitsToNumber(part.units),
+      size_in_token: unitsToNumber(p.units),
+      collateral_delta: Math.abs(collateral - p.lastCollateral),
+      collateral,
+      price: part.fill.price,
+      average_price: p.averagePrice,
+      realised_pnl: realised,
+      fee: part.fee,
+      funding: part.funding,
+      leverage: p.lastLeverage,
+      log_id: part.logId,
+      block_number: 0,
+      block_time_ms: part.fill.timeMs,
+      created_at_ms: part.fill.timeMs,
+    };
+    p.lastCollateral = collateral;
+    p.orders.push(order);
+    this.booked.push(order);
+    return order;
+  }
+
+  /** Columns an order shares with its series and position. */
+  private commonColumns(p: OpenPosition) {
+    const s = this.series;
+    return {
+      account: s.account,
+      protocol: s.protocol,
+      key: p.key,
+      index_token: s.indexToken,
+      collateral_token: null,
+      pair: `${s.symbol}/USD`,
+      is_long: p.isLong ? 1 : 0,
+    };
+  }
+
+  /** The position's row; `closeTimeMs` null while it is open. */
+  private row(p: OpenPosition, closeTimeMs: number | null): PositionRow {
+    const reported = p.peakReportedCollateral;
+    const assumed = reported === null;
+    const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / this.leverage);
+    const d = derivePosition(facts);
+    const types = p.orders.map((o) => o.type);
+    return {
+      ...this.commonColumns(p),
+      id: p.id,
+      log_id: p.logId,
+      // Venues off-chain have no blocks: 0, and close_block_number null while open.
+      open_block_number: 0,
+      close_block_number: closeTimeMs === null ? null : 0,
+      open_time_ms: p.openTimeMs,
+      close_time_ms: closeTimeMs,
+      size: facts.size,
+      size_in_token: unitsToNumber(p.units),
+      collateral: facts.collateral,
+      average_price: p.averagePrice,
+      fee: p.fee,
+      funding: p.funding,
+      realised_pnl: p.realisedPnl,
+      pnl: d.pnl,
+      roi: d.roi,
+      realised_roi: d.realisedRoi,
+      // With an assumed collateral the leverage is the assumption itself, not size / (size / L).
+      leverage: assumed ? this.leverage : d.leverage,
+      is_win: d.isWin === null ? null : d.isWin ? 1 : 0,
+      is_liquidate: p.isLiquidate ? 1 : 0,
+      order_count: types.length,
+      // (chosen) OPEN counts as an increase and CLOSE as a decrease: orderCount = increases + decreases.
+      order_increase_count: types.filter((t) => t === 'OPEN' || t === 'INCREASE').length,
+      order_decrease_count: types.filter((t) => t === 'DECREASE' || t === 'CLOSE').length,
+      duration_s: d.durationInSecond,
+      status: d.status,
+      tx_hashes: JSON.stringify(p.txHashes),
+      created_at_ms: p.openTimeMs,
+      updated_at_ms: p.lastTimeMs,
+    };
+  }
+
+  private facts(p: OpenPosition, closeTimeMs: number | null, collateral: number): PositionFacts {
+    return {
+      id: p.id,
+      account: this.series.account,
+      protocol: this.series.protocol,
+      indexToken: this.series.indexToken,
+      pair: `${this.series.symbol}/USD`,
+      isLong: p.isLong,
+      size: p.peakSize,
+      collateral,
+      averagePrice: p.averagePrice,
+      realisedPnl: p.realisedPnl,
+      fee: p.fee,
+      funding: p.funding,
+      isLiquidate: p.isLiquidate,
+      orderCount: p.orders.length,
+      openTimeMs: p.openTimeMs,
+      closeTimeMs,
+    };
+  }
+}
+
+/**
+ * Rebuilds a series from all its fills: sorted by time, ties keeping the given order (the sort is
+ * stable). The same fills give the same rows and ids.
+ */
+export function rebuildSeries(
+  series: SeriesKey,
+  fills: readonly LedgerFill[],
+  settings: LedgerSettings = {},
+): { positions: PositionRow[]; orders: OrderRow[] } {
+  const ledger = new PositionLedger(series, settings);
+  for (const fill of [...fills].sort((a, b) => a.timeMs - b.timeMs)) ledger.apply(fill);
+  return { positions: ledger.positions(), orders: ledger.orders() };
+}
