@@ -12,7 +12,7 @@ import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret, readMeta } from './store/meta';
 import { recomputeAll } from './statistics/recompute';
 import { seedTokenCatalogue } from './market/tokens';
-import { seedFixtureWorld } from './fixture/seed';
+import { prepareWorld, startLiveWorld } from './world';
 
 /** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
 const BODY_LIMIT = 1024 * 1024;
@@ -30,7 +30,7 @@ export interface LocalService {
 export function createLocalService(config: ServiceConfig, options: { logger?: boolean } = {}): LocalService {
   const db = openServiceDatabase(config.dbPath);
   seedTokenCatalogue(db);
-  if (config.seedFixture) seedFixtureWorld(db, config);
+  prepareWorld(db, config);
   // `--now`: statistics as of that instant, recomputed when the store holds another instant's.
   if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString())
     recomputeAll(db, config.asOf.getTime());
@@ -43,7 +43,11 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   statisticRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
   graphqlRoutes(app, ctx);
-  app.addHook('onClose', async () => db.close());
+  const live = config.live ? startLiveWorld(db, config) : null;
+  app.addHook('onClose', async () => {
+    live?.stop();
+    db.close();
+  });
   return {
     app,
     db,

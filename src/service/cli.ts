@@ -16,6 +16,7 @@ const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
                      [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME]
+                     [--demo] [--live]
   npm run service -- create-api-key --db FILE [--label TEXT]
   ${IMPORT_USAGE}`;
 
@@ -32,6 +33,8 @@ const options = {
   'starting-balance': { type: 'string' },
   label: { type: 'string' },
   empty: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  live: { type: 'boolean' },
   'rate-limit': { type: 'string' },
   now: { type: 'string' },
   help: { type: 'boolean' },
@@ -64,6 +67,9 @@ function configFrom(values: Flags): ServiceConfig {
     dbPath: values.db ?? join(defaultDataDir(), 'service.db'),
     // A new database gets the fixture world unless --empty asks for none.
     seedFixture: values.empty !== true,
+    demo: values.demo === true && values.empty !== true,
+    live: values.live === true,
+    onProgress: printProgress,
     ...(values.now !== undefined && { asOf: parseNow(values.now) }),
     ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
     ...(values['service-name'] !== undefined && {
@@ -116,6 +122,16 @@ function numberFlag(name: string, raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0)
     throw new UsageError(`${name} must be a number ≥ 0`);
   return value;
+}
+
+/** Progress of long work, one line at most every few percent: `progress: positions 40% (…)`. */
+let lastProgress = '';
+function printProgress(p: { phase: string; done: number; total: number }): void {
+  const percent = p.total > 0 ? Math.floor((100 * p.done) / p.total / 5) * 5 : 0;
+  const line = `progress: ${p.phase} ${percent}%`;
+  if (line === lastProgress) return;
+  lastProgress = line;
+  console.log(`${line} (${p.done}/${p.total})`);
 }
 
 /** `--now 2023-05-03T00:00:00Z`: the instant statistics are computed as of. */

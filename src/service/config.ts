@@ -27,6 +27,12 @@ export interface ServiceConfig {
   asOf: Date | null;
   /** Seed the deterministic fixture world into an empty store at start. */
   seedFixture: boolean;
+  /** Seed the large demo world (5,000 traders, 8 protocols, 120 days) instead, into an empty store. */
+  demo: boolean;
+  /** Keep the market moving: price ticks and new orders every second, statistics following. */
+  live: boolean;
+  /** Where long work (seeding) reports its progress. */
+  onProgress: (progress: { phase: string; done: number; total: number }) => void;
   /** The service's clock; tests replace it. */
   now: () => Date;
 }
@@ -46,6 +52,9 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     withdrawBase: 5,
     rateLimit: { perSecond: 50, burst: 100 },
     seedFixture: false,
+    demo: false,
+    live: false,
+    onProgress: () => undefined,
     asOf: null,
     now: () => new Date(),
     ...overrides,

@@ -20,7 +20,17 @@ export async function startTerminal(
   mkdirSync(dataDir, { recursive: true });
   const child = spawn(
     process.execPath,
-    ['out/main/web.js', '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService],
+    [
+      'out/main/web.js',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--keychain-service',
+      keychainService,
+      '--world',
+      'fixture',
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

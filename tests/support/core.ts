@@ -19,6 +19,7 @@ export async function startTestCore(): Promise<{
     secrets: store,
     appVersion: '0.0.0-test',
     ephemeralKeychain: true,
+    world: 'fixture',
   });
   return {
     core,

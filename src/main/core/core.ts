@@ -28,6 +28,10 @@ export interface CoreOptions {
   /** How to run the local service's Node (Electron passes its own binary). */
   serviceExecPath?: string;
   serviceEnv?: NodeJS.ProcessEnv;
+  /** The world a new local service database starts with (default: the demo world). */
+  world?: 'demo' | 'fixture' | 'empty';
+  /** Keep the local market moving (default: true). */
+  live?: boolean;
 }
 
 /** The desktop core: plain Node, hosted by the Electron shell or the web shell. */
@@ -49,6 +53,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       events,
       ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
       ...(options.serviceEnv && { env: options.serviceEnv }),
+      args: serviceArgs(options),
     });
     profile = localProfile(await localService.start());
   }
@@ -79,6 +84,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     profile: () => current,
     close: async () => localService?.stop(),
   };
+}
+
+/** The local service's flags for the world and the live market the core was asked for. */
+function serviceArgs(options: CoreOptions): string[] {
+  const world = options.world ?? 'demo';
+  return [
+    ...(world === 'demo' ? ['--demo'] : world === 'empty' ? ['--empty'] : []),
+    ...(options.live === false ? [] : ['--live']),
+  ];
 }
 
 /** The default profile: the embedded local service at the URL it started on. */

@@ -9,7 +9,8 @@ import { KEYCHAIN_SERVICE, KeytarSecretStore } from '../core/secrets/keytar-stor
 import { startWebShell } from './server';
 
 /**
- * `node out/main/web.js [--port N] [--data-dir DIR] [--ephemeral-keychain] [--keychain-service NAME]`: the terminal in a
+ * `node out/main/web.js [--port N] [--data-dir DIR] [--ephemeral-keychain] [--keychain-service NAME]
+ *  [--world demo|fixture|empty] [--static]`: the terminal in a
  * browser, for machines without a display or without the Electron binary.
  */
 async function main(): Promise<void> {
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
       'ephemeral-keychain': { type: 'boolean', default: false },
+      // The world a new local database starts with, and whether its market keeps moving.
+      world: { type: 'string', default: 'demo' },
+      static: { type: 'boolean', default: false },
       // Separate terminals (e.g. tests) keep separate keychain items.
       'keychain-service': {
         type: 'string',
@@ -30,6 +34,9 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535)
     throw new Error('--port must be a whole number from 0 to 65535');
+  const world = values.world;
+  if (world !== 'demo' && world !== 'fixture' && world !== 'empty')
+    throw new Error('--world must be demo, fixture or empty');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const rendererDir = values['renderer-dir'] ?? findRenderer();
   const core = await startCore({
@@ -38,6 +45,8 @@ async function main(): Promise<void> {
     secrets: new KeytarSecretStore(values['keychain-service']),
     appVersion: pkg.version,
     ephemeralKeychain: values['ephemeral-keychain'] || process.env.COPYDESK_EPHEMERAL_KEYCHAIN === '1',
+    world,
+    live: !values.static,
   });
   const shell = await startWebShell({ core, rendererDir, port });
   console.log(`Copydesk data folder: ${dataDir}`);

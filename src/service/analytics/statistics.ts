@@ -61,16 +61,17 @@ class WindowAccumulator {
   maxDuration = -Infinity;
   minLeverage = Infinity;
   maxLeverage = -Infinity;
-  readonly indexTokens = new Set<string>();
-  readonly pairs = new Set<string>();
+  // A trader trades a handful of tokens: a small array beats a Set on memory and speed.
+  readonly indexTokens: string[] = [];
+  readonly pairs: string[] = [];
 
   /** Feeds one closed position (with its derived numbers) into the window. */
   add(p: PositionFacts, d: DerivedPosition): void {
     this.addCounts(p, d);
     this.addSums(p, d);
     this.addExtremes(p, d);
-    this.indexTokens.add(p.indexToken);
-    this.pairs.add(p.pair);
+    if (!this.indexTokens.includes(p.indexToken)) this.indexTokens.push(p.indexToken);
+    if (!this.pairs.includes(p.pair)) this.pairs.push(p.pair);
   }
 
   private addCounts(p: PositionFacts, d: DerivedPosition): void {
@@ -247,8 +248,8 @@ function toValues(a: WindowAccumulator, w: TraderWide): StatisticValues | null {
     isOpenPosition: w.isOpenPosition,
     unrealisedPnl: w.unrealisedPnl,
     statisticAt: w.statisticAt,
-    indexTokens: a.indexTokens.size === 1 ? [...a.indexTokens] : [...a.indexTokens].sort(),
-    pairs: a.pairs.size === 1 ? [...a.pairs] : [...a.pairs].sort(),
+    indexTokens: a.indexTokens.length > 1 ? a.indexTokens.sort() : a.indexTokens,
+    pairs: a.pairs.length > 1 ? a.pairs.sort() : a.pairs,
   };
 }
 

@@ -66,8 +66,12 @@ class ColumnRun implements Iterable<PositionFacts> {
   }
 }
 
+/** The positions of rows [start, end) of the columns (one trader's run), as PositionFacts. */
+export const positionsOfRun = (c: PositionColumns, start: number, end: number): Iterable<PositionFacts> =>
+  new ColumnRun(c, start, end);
+
 /** The end of the run of rows that share `column`'s value at `start`. */
-function runEnd(column: Uint16Array | Uint32Array, start: number, limit: number): number {
+export function runEnd(column: Uint16Array | Uint32Array, start: number, limit: number): number {
   const value = column[start];
   let i = start + 1;
   while (i < limit && column[i] === value) i += 1;

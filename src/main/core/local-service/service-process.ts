@@ -15,6 +15,7 @@ export interface ServiceProcessOptions {
 }
 
 const READY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+const PROGRESS_LINE = /^progress: (\w+) (\d+)%/gm;
 
 /**
  * How to run the service: the built `service.js` beside this bundle when there is one,
@@ -62,7 +63,16 @@ export class LocalServiceProcess {
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
       child.stdout?.on('data', (chunk: Buffer) => {
-        const match = READY_LINE.exec(chunk.toString());
+        const text = chunk.toString();
+        // Seeding the demo world on first run takes a while: pass its progress on.
+        const progress = [...text.matchAll(PROGRESS_LINE)].at(-1);
+        if (progress)
+          events.emit('service:state', {
+            state: 'starting',
+            url: null,
+            message: `Preparing the market world: ${progress[1]} ${progress[2]}%`,
+          });
+        const match = READY_LINE.exec(text);
         if (match?.[1]) resolveUrl(match[1]);
       });
       child.once('exit', (code) =>

@@ -1,0 +1,58 @@
+import type { ServiceConfig } from './config';
+import { statisticsNowMs } from './config';
+import { DEMO_ADDRESS, seedFixtureWorld } from './fixture/seed';
+import { seedCopyFixture } from './fixture/copy-fixture';
+import { seedDemoWorld, startLiveMarket, type LiveEvent } from './market/simulator';
+import { LiveStatistics } from './statistics/live-statistics';
+import type { ServiceDb } from './store/database';
+import { createUser, findUserByAddress } from './users/users';
+
+/** The seed of the demo world: the same world on every machine. */
+export const DEMO_SEED = 42;
+/** How often the stored percentiles catch up with a live market's closes. */
+const RANKING_REFRESH_MS = 5_000;
+
+/** Seeds an empty store with the world the configuration asks for (demo, fixture, or none). */
+export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
+  if (config.demo) {
+    const seeded = seedDemoWorld(db, {
+      seed: DEMO_SEED,
+      nowMs: statisticsNowMs(config),
+      onProgress: config.onProgress,
+    });
+    if (seeded) {
+      // A tester can log in with the public demo key and find copy trades to look at.
+      const demo = findUserByAddress(db, DEMO_ADDRESS) ?? createUser(db, config, DEMO_ADDRESS, {});
+      seedCopyFixture(db, config, { userId: demo.id });
+    }
+    return;
+  }
+  if (config.seedFixture) seedFixtureWorld(db, config);
+}
+
+/** A live market for the service: ticks every second, statistics follow each closed position. */
+export function startLiveWorld(
+  db: ServiceDb,
+  config: ServiceConfig,
+  onEvent: (event: LiveEvent) => void = () => undefined,
+) {
+  const statistics = new LiveStatistics(db, () => statisticsNowMs(config));
+  const market = startLiveMarket(db, {
+    seed: DEMO_SEED,
+    nowMs: () => config.now().getTime(),
+    onEvent: (event) => {
+      if (event.kind === 'positionClosed') statistics.traderChanged(event.protocol, event.account);
+      onEvent(event);
+    },
+    onError: (error: unknown) =>
+      console.error(`copydesk service: the live market stopped: ${(error as Error).message}`),
+  });
+  const refresh = setInterval(() => statistics.refreshRankings(), RANKING_REFRESH_MS);
+  refresh.unref();
+  return {
+    stop: () => {
+      clearInterval(refresh);
+      market.stop();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// The live market over a small demo world, driven by step() (and once by fake timers): no test
+// sleeps.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { knownProtocols } from '../../../../src/service/market/catalogue';
+import { startLiveMarket, type LiveEvent } from '../../../../src/service/market/simulator/live';
+import { seedDemoWorld } from '../../../../src/service/market/simulator/seed-demo';
+import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
+import { positionViolations } from './identities';
+
+const NOW = Date.UTC(2026, 2, 15, 9, 30);
+
+/** A store with a small world (80 traders, 10 days) and no statistics: the live market needs none. */
+function store(): ServiceDb {
+  const db = openServiceDatabase(':memory:');
+  seedDemoWorld(db, { seed: 5, nowMs: NOW, traders: 80, days: 10, skipStatistics: true });
+  return db;
+}
+
+/** Runs `ticks` one-second steps after NOW and returns every event. */
+function run(
+  db: ServiceDb,
+  ticks: number,
+  options: { pace?: number; onEvent?: (e: LiveEvent) => void } = {},
+) {
+  const market = startLiveMarket(db, { seed: 9, nowMs: () => NOW, timer: false, ...options });
+  const events: LiveEvent[] = [];
+  for (let i = 1; i <= ticks; i += 1) events.push(...market.step(NOW + i * 1_000));
+  market.stop();
+  return events;
+}
+
+const orders = (events: LiveEvent[]) => events.flatMap((e) => (e.kind === 'order' ? [e] : []));
+
+afterEach(() => vi.useRealTimers());
+
+describe('the live market', () => {
+  it('moves every token every tick and writes the mark prices', () => {
+    const db = store();
+    const events = run(db, 5);
+    const prices = events.flatMap((e) => (e.kind === 'prices' ? [e] : []));
+    expect(prices).toHaveLength(5);
+    const tokens = db.prepare('SELECT COUNT(*) FROM tokens').pluck().get();
+    expect(prices[4]?.prices).toHaveLength(tokens as number);
+    expect(prices[4]?.prices.every((p) => p.price > 0 && p.timeMs === NOW + 5_000)).toBe(true);
+    expect(prices[0]?.prices[0]?.price).not.toBe(prices[4]?.prices[0]?.price);
+    const stored = db.prepare('SELECT price FROM mark_prices WHERE index_token = ?').pluck();
+    for (const p of prices[4]?.prices ?? []) expect(stored.get(p.indexToken)).toBe(p.price);
+  });
+
+  it('has traders open, change and close positions, each committed before its event', () => {
+    const db = store();
+    const committed: boolean[] = [];
+    const find = db.prepare('SELECT 1 FROM orders WHERE id = ?');
+    const events = run(db, 200, {
+      onEvent: (e) => {
+        if (e.kind === 'order') committed.push(find.get(e.order.id) !== undefined);
+      },
+    });
+    const types = new Set(orders(events).map((e) => e.order.type));
+    expect([...types].sort()).toEqual(['CLOSE', 'DECREASE', 'INCREASE', 'MARGIN_TRANSFERRED', 'OPEN']);
+    expect(committed.length).toBeGreaterThan(300);
+    expect(committed.every(Boolean)).toBe(true);
+    const closed = events.filter((e) => e.kind === 'positionClosed');
+    const closes = orders(events).filter((e) => e.order.type === 'CLOSE');
+    expect(closed.length).toBe(closes.length);
+    expect(closed[0]).toMatchObject({
+      account: closes[0]?.position.account,
+      protocol: closes[0]?.position.protocol,
+    });
+    expect(new Set(orders(events).map((e) => e.order.protocol)).size).toBe(knownProtocols().length);
+    expect(positionViolations(db)).toEqual([]);
+  });
+
+  it('liquidates positions whose price is crossed, at −collateral', () => {
+    const db = store();
+    // An hour of market per tick: in two hundred ticks some levered positions go under.
+    const liquidations = orders(run(db, 200, { pace: 3_600 })).filter((e) => e.position.is_liquidate === 1);
+    expect(liquidations.length).toBeGreaterThan(0);
+    for (const e of liquidations) {
+      expect(e.order.type).toBe('CLOSE');
+      expect(e.position.realised_pnl).toBeCloseTo(-e.position.collateral, 6);
+    }
+    expect(positionViolations(db)).toEqual([]);
+  });
+
+  it('is deterministic for the same store, seed and times', () => {
+    const strip = (events: LiveEvent[]) => JSON.stringify(events);
+    expect(strip(run(store(), 50))).toBe(strip(run(store(), 50)));
+  });
+
+  it('ticks on an unref’d timer and stops cleanly', () => {
+    vi.useFakeTimers();
+    const db = store();
+    const kinds: string[] = [];
+    const market = startLiveMarket(db, {
+      seed: 1,
+      nowMs: () => Date.now(),
+      tickMs: 1_000,
+      onEvent: (e) => kinds.push(e.kind),
+    });
+    vi.advanceTimersByTime(3_000);
+    expect(kinds.filter((k) => k === 'prices')).toHaveLength(3);
+    market.stop();
+    vi.advanceTimersByTime(5_000);
+    expect(kinds.filter((k) => k === 'prices')).toHaveLength(3);
+    expect(market.step()).toEqual([]);
+  });
+
+  it('starts on an empty store with newcomers at the catalogue prices', () => {
+    const db = openServiceDatabase(':memory:');
+    const events = run(db, 30);
+    expect(orders(events).length).toBeGreaterThan(10);
+    expect(positionViolations(db)).toEqual([]);
+  });
+});
