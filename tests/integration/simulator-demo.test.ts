@@ -10,13 +10,11 @@ import { openServiceDatabase, type ServiceDb } from '../../src/service/store/dat
 import { positionViolations } from '../unit/service/simulator/identities';
 
 const NOW = Date.UTC(2026, 5, 1, 15, 45);
-/** The brief's budget for seeding, statistics included. */
-const BUDGET_MS = 30_000;
 
 let dir: string;
 let db: ServiceDb;
 let result: SeedDemoResult;
-const progress: { phase: string; atMs: number }[] = [];
+const progress: { phase: string; done: number; total: number }[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'copydesk-demo-'));
@@ -26,7 +24,7 @@ beforeAll(() => {
     nowMs: NOW,
     traders: 5_000,
     days: 120,
-    onProgress: (p) => progress.push({ phase: p.phase, atMs: performance.now() }),
+    onProgress: (p) => progress.push({ phase: p.phase, done: p.done, total: p.total }),
   }) as SeedDemoResult;
   const t = result.timings;
   console.log(
@@ -42,14 +40,13 @@ afterAll(() => {
 });
 
 describe('the demo world', () => {
-  it('seeds in under 30 seconds, reporting progress a few times per second', () => {
-    expect(result.timings.totalMs).toBeLessThan(BUDGET_MS);
-    // While positions are written, reports come every 200 ms or so. (The commit and the one
-    // statistics recompute cannot report from inside; they report when they start and end.)
-    const writing = progress.filter((p) => p.phase === 'positions').map((p) => p.atMs);
+  // How long seeding takes is measured by npm run bench:demo, never by a test.
+  it('reports its progress while it writes, through every phase', () => {
+    const writing = progress.filter((p) => p.phase === 'positions');
     expect(writing.length).toBeGreaterThan(10);
-    const gaps = writing.slice(1).map((t, i) => t - (writing[i] as number));
-    expect(Math.max(...gaps)).toBeLessThan(1_000);
+    expect(writing.at(-1)).toMatchObject({ done: 5_000, total: 5_000 });
+    const phases = [...new Set(progress.map((p) => p.phase))];
+    expect(phases).toEqual(['prices', 'positions', 'indexes', 'statistics', 'done']);
   });
 
   it('has 5,000 traders on all eight protocols, bots with thousands of trades, open positions', () => {
