@@ -5,6 +5,8 @@ import { tokenRoutes } from './http/routes/tokens';
 import { statisticRoutes } from './http/routes/statistics';
 import { copyTradingRoutes } from './http/routes/copy-trading';
 import { graphqlRoutes } from './graphql/routes';
+import { eventRoutes } from './http/routes/events';
+import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
 import { installRateLimit } from './http/rate-limit';
 import type { ServiceContext } from './http/context';
@@ -19,6 +21,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 export interface LocalService {
   app: FastifyInstance;
+  ctx: ServiceContext;
   db: ServiceDb;
   config: ServiceConfig;
   /** Listens on the configured host and port (0 picks a free one); resolves with the base URL. */
@@ -34,8 +37,9 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   // `--now`: statistics as of that instant, recomputed when the store holds another instant's.
   if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString())
     recomputeAll(db, config.asOf.getTime());
-  const ctx: ServiceContext = { db, config, secret: jwtSecret(db) };
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
+  const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
+  // Event streams stay open: closing the service must end them rather than wait for them.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
   installErrorHandlers(app);
   installRateLimit(app, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
@@ -43,6 +47,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   statisticRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
   graphqlRoutes(app, ctx);
+  eventRoutes(app, ctx);
   const live = config.live ? startLiveWorld(db, config) : null;
   app.addHook('onClose', async () => {
     live?.stop();
@@ -50,6 +55,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   });
   return {
     app,
+    ctx,
     db,
     config,
     async listen() {

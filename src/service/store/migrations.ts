@@ -401,4 +401,34 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'copy engine bookkeeping',
+    up: (db) => {
+      db.exec(`
+        -- Every source order the copy engine has processed, by id: each is copied exactly once,
+        -- even across a crash and restart (the mark is written in the copy's own transaction).
+        CREATE TABLE copy_source_orders (
+          id TEXT PRIMARY KEY,
+          account TEXT NOT NULL,
+          protocol TEXT NOT NULL,
+          processed_at_ms INTEGER NOT NULL
+        ) STRICT;
+        -- A source position a copy trade decided to skip (filters are decided at the source OPEN
+        -- and hold for the position's later orders).
+        CREATE TABLE copy_skipped_sources (
+          copy_trade_id TEXT NOT NULL,
+          source_key TEXT NOT NULL,
+          reason TEXT NOT NULL,
+          PRIMARY KEY (copy_trade_id, source_key)
+        ) STRICT;
+        -- Orders handed in through POST /sandbox/orders, by their id (idempotent ingestion).
+        CREATE TABLE sandbox_orders (
+          id TEXT PRIMARY KEY,
+          body TEXT NOT NULL,
+          received_at_ms INTEGER NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];

@@ -64,6 +64,14 @@ export function copyTradingRoutes(app: FastifyInstance, ctx: ServiceContext): vo
     const user = await userOf(request);
     const outcome = withdraw(ctx, user, request.body, idempotencyKeyOf(request));
     if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+    else
+      ctx.events.publish([
+        {
+          kind: 'withdrawalSettled',
+          userId: user.id,
+          withdrawal: outcome.record as unknown as Record<string, unknown>,
+        },
+      ]);
     return reply.code(201).send(outcome.record);
   });
 
