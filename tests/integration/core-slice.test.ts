@@ -99,3 +99,57 @@ describe('the core end to end: wallet → login → tokens, over the real local 
     });
   });
 });
+
+describe('the core while its local service starts', () => {
+  it('answers at once, and calls that need the service wait for it', async () => {
+    const { startCore } = await import('../../src/main/core/core');
+    const { isolatedKeychain } = await import('../support/keychain');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = mkdtempSync(join(tmpdir(), 'copydesk-core-'));
+    const core = await startCore({
+      dataDir,
+      shell: 'web',
+      secrets: isolatedKeychain().store,
+      appVersion: 't',
+      ephemeralKeychain: true,
+      world: 'fixture',
+    });
+    try {
+      // Not awaited: the first call simply waits until the service answers.
+      const tokens = await core.invoke('tokens:list', {});
+      expect(tokens).toMatchObject({ ok: true });
+      expect(core.profile().baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says so in words when the local service cannot start', async () => {
+    const { startCore } = await import('../../src/main/core/core');
+    const { isolatedKeychain } = await import('../support/keychain');
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = mkdtempSync(join(tmpdir(), 'copydesk-core-'));
+    // A file where the service's folder should be: its database cannot be created.
+    writeFileSync(join(dataDir, 'service'), 'not a folder');
+    const core = await startCore({
+      dataDir,
+      shell: 'web',
+      secrets: isolatedKeychain().store,
+      appVersion: 't',
+      ephemeralKeychain: true,
+      world: 'empty',
+    });
+    const answer = await core.invoke('tokens:list', {});
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'OFFLINE', message: expect.stringMatching(/The local service did not start/) },
+    });
+    expect(core.events.latest('service:state')).toMatchObject({ state: 'failed' });
+    await core.close();
+  });
+});

@@ -21,6 +21,7 @@ export async function startTestCore(): Promise<{
     ephemeralKeychain: true,
     world: 'fixture',
   });
+  await core.ready();
   return {
     core,
     dataDir,

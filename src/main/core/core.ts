@@ -10,6 +10,7 @@ import type { Result } from '../../shared/result';
 import type { AppInfo } from '../../shared/ipc/contract';
 import { ServiceClient } from './client/service-client';
 import { dispatch } from './dispatch';
+import { CoreError } from './errors';
 import { CoreEvents } from './events';
 import { createHandlers } from './handlers/handlers';
 import { LocalServiceProcess } from './local-service/service-process';
@@ -39,38 +40,48 @@ export interface Core {
   invoke(channel: unknown, request: unknown): Promise<Result<unknown>>;
   events: CoreEvents;
   profile(): ServiceProfile;
+  /** Resolves when the service answers (the local one may be seeding its world first). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts the core: the local service unless a remote profile is given, the wallet, the handlers. */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
-  let localService: LocalServiceProcess | null = null;
-  let profile = options.remoteProfile;
-  if (!profile) {
-    localService = new LocalServiceProcess({
-      dbPath: join(options.dataDir, 'service', 'service.db'),
-      events,
-      ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
-      ...(options.serviceEnv && { env: options.serviceEnv }),
-      args: serviceArgs(options),
-    });
-    profile = localProfile(await localService.start());
-  }
-  const client = new ServiceClient(profile);
+  const localService = options.remoteProfile
+    ? null
+    : new LocalServiceProcess({
+        dbPath: join(options.dataDir, 'service', 'service.db'),
+        events,
+        ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
+        ...(options.serviceEnv && { env: options.serviceEnv }),
+        args: serviceArgs(options),
+      });
+  // The shells open at once; the local service may still be preparing its world (the first
+  // start seeds the demo world), and calls that need it wait for it.
+  let profile: ServiceProfile = options.remoteProfile ?? localProfile('');
+  const ready: Promise<ServiceClient> = (
+    localService
+      ? localService.start().then((url) => (profile = localProfile(url)))
+      : Promise.resolve(profile)
+  ).then((p) => new ServiceClient(p));
+  ready.catch(() => undefined); // the failure is reported as a service:state event and to each caller
+  const client = () =>
+    ready.catch((error: Error) =>
+      Promise.reject(new CoreError('OFFLINE', `The local service did not start: ${error.message}`)),
+    );
   const wallet = new Wallet(options.secrets);
-  const session = new SessionManager(client, wallet, options.secrets);
-  const current = profile;
+  const session = new SessionManager(profile.id, client, wallet, options.secrets);
   const handlers = createHandlers({
     wallet,
     session,
     events,
-    client: () => client,
+    client,
     appInfo: () => ({
       appVersion: options.appVersion,
       shell: options.shell,
       dataDir: options.dataDir,
-      profile: { id: current.id, name: current.name, baseUrl: current.baseUrl, kind: current.kind },
+      profile: { id: profile.id, name: profile.name, baseUrl: profile.baseUrl, kind: profile.kind },
       ephemeralKeychain: options.ephemeralKeychain,
       versions: {
         node: process.versions.node,
@@ -81,7 +92,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   return {
     invoke: (channel, request) => dispatch(handlers, channel, request),
     events,
-    profile: () => current,
+    profile: () => profile,
+    ready: () => ready.then(() => undefined),
     close: async () => localService?.stop(),
   };
 }

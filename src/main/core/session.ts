@@ -14,14 +14,15 @@ export class SessionManager {
   private token: string | null = null;
 
   constructor(
-    private readonly client: ServiceClient,
+    private readonly profileId: string,
+    private readonly client: () => Promise<ServiceClient>,
     private readonly wallet: Wallet,
     private readonly secrets: SecretStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   private get tokenAccount(): string {
-    return `session.${this.client.profile.id}`;
+    return `session.${this.profileId}`;
   }
 
   /** Logged in or not, as the renderer may see it. */
@@ -35,11 +36,12 @@ export class SessionManager {
     const { address } = await this.wallet.status();
     if (address === null)
       throw new CoreError('NO_WALLET', 'Create or import a wallet first: logging in signs with it.');
-    const verifyCode = await this.client.login(address);
+    const client = await this.client();
+    const verifyCode = await client.login(address);
     const time = this.now().toISOString();
-    const message = loginMessage(this.client.profile.serviceName, time, verifyCode);
+    const message = loginMessage(client.profile.serviceName, time, verifyCode);
     const { address: signer, signature } = await this.wallet.signMessage(message);
-    const user = await this.client.verifyLogin({ address: signer, sign: signature, time });
+    const user = await client.verifyLogin({ address: signer, sign: signature, time });
     this.token = user.access_token;
     this.session = {
       address: signer,

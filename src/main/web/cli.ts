@@ -52,6 +52,14 @@ async function main(): Promise<void> {
   console.log(`Copydesk data folder: ${dataDir}`);
   console.log(`Copydesk is running in the web shell. Open this URL in a browser on this machine:`);
   console.log(shell.url);
+  core.events.on('service:state', (state) => {
+    if (state.state === 'failed')
+      console.error(`copydesk: the local service failed: ${state.message ?? 'no reason given'}`);
+  });
+  void core.ready().then(
+    () => console.log(`Copydesk local service ready at ${core.profile().baseUrl}`),
+    () => undefined,
+  );
   const stop = () => {
     console.log('Stopping Copydesk…');
     void Promise.all([shell.close(), core.close()]).then(() => process.exit(0));

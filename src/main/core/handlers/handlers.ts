@@ -10,7 +10,7 @@ import type { AppInfo } from '../../../shared/ipc/contract';
 export interface HandlerDeps {
   wallet: Wallet;
   session: SessionManager;
-  client: () => ServiceClient;
+  client: () => Promise<ServiceClient>;
   events: CoreEvents;
   appInfo: () => AppInfo;
 }
@@ -48,7 +48,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return result;
     },
     'tokens:list': async () => {
-      const byProtocol = await deps.client().tokens();
+      const byProtocol = await (await deps.client()).tokens();
       const groups = Object.keys(byProtocol)
         .sort()
         .map((protocol) => ({ protocol, tokens: byProtocol[protocol] ?? [] }));

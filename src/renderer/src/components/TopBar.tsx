@@ -40,6 +40,12 @@ function ServiceState(): ReactElement {
       <span className={`status-dot${badge === 'starting' ? ' is-pulsing' : ''}`} aria-hidden="true" />
       <span className="status-label">{profile ?? 'Service'}</span>
       <span className="status-value">{badgeText[badge]}</span>
+      {badge === 'starting' && message ? (
+        // The first start seeds the demo world for a few seconds: say what is happening.
+        <span className="status-detail" role="status">
+          {message}
+        </span>
+      ) : null}
     </div>
   );
 }
