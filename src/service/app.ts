@@ -6,6 +6,13 @@ import { statisticRoutes } from './http/routes/statistics';
 import { copyTradingRoutes } from './http/routes/copy-trading';
 import { graphqlRoutes } from './graphql/routes';
 import { eventRoutes } from './http/routes/events';
+import { sandboxRoutes } from './http/routes/sandbox';
+import { copyPositionActionRoutes } from './http/routes/copy-positions-actions';
+import { CopyEngine } from './copy/engine';
+import { catchUpSourceOrders } from './copy-feed';
+import type { CopyEvent } from './copy/types';
+import { LiveStatistics } from './statistics/live-statistics';
+import { statisticsNowMs } from './config';
 import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
 import { installRateLimit } from './http/rate-limit';
@@ -39,7 +46,11 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
     recomputeAll(db, config.asOf.getTime());
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
   // Event streams stay open: closing the service must end them rather than wait for them.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+  });
   installErrorHandlers(app);
   installRateLimit(app, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
@@ -48,7 +59,15 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   copyTradingRoutes(app, ctx);
   graphqlRoutes(app, ctx);
   eventRoutes(app, ctx);
-  const live = config.live ? startLiveWorld(db, config) : null;
+  // The copy engine follows every source order: the live market's, the sandbox's.
+  const engine = new CopyEngine(db, config);
+  const statistics = new LiveStatistics(db, () => statisticsNowMs(config));
+  const publish = (events: CopyEvent[]) => ctx.events.publish(events);
+  copyPositionActionRoutes(app, ctx, engine, publish);
+  sandboxRoutes(app, ctx, { engine, statistics });
+  // Orders the market committed before a crash but never copied are copied now, once.
+  catchUpSourceOrders(db, engine);
+  const live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
   app.addHook('onClose', async () => {
     live?.stop();
     db.close();

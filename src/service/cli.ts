@@ -16,7 +16,7 @@ const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
                      [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME]
-                     [--demo] [--live]
+                     [--demo] [--live] [--admin-key KEY]
   npm run service -- create-api-key --db FILE [--label TEXT]
   ${IMPORT_USAGE}`;
 
@@ -37,6 +37,7 @@ const options = {
   live: { type: 'boolean' },
   'rate-limit': { type: 'string' },
   now: { type: 'string' },
+  'admin-key': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -67,6 +68,7 @@ function configFrom(values: Flags): ServiceConfig {
     dbPath: values.db ?? join(defaultDataDir(), 'service.db'),
     // A new database gets the fixture world unless --empty asks for none.
     seedFixture: values.empty !== true,
+    adminKey: adminKeyFrom(values['admin-key'] ?? process.env.COPYDESK_ADMIN_KEY),
     demo: values.demo === true && values.empty !== true,
     live: values.live === true,
     onProgress: printProgress,
@@ -122,6 +124,13 @@ function numberFlag(name: string, raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0)
     throw new UsageError(`${name} must be a number ≥ 0`);
   return value;
+}
+
+/** The sandbox's admin key: at least 16 characters, so that it cannot be guessed. */
+function adminKeyFrom(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16) throw new UsageError('--admin-key must be at least 16 characters');
+  return raw;
 }
 
 /** Progress of long work, one line at most every few percent: `progress: positions 40% (…)`. */

@@ -25,6 +25,8 @@ export interface ServiceConfig {
    * null = the clock. Logins, points in time and rate limits always use the clock.
    */
   asOf: Date | null;
+  /** The key that opens the sandbox API (`--admin-key` or COPYDESK_ADMIN_KEY); null keeps it shut. */
+  adminKey: string | null;
   /** Seed the deterministic fixture world into an empty store at start. */
   seedFixture: boolean;
   /** Seed the large demo world (5,000 traders, 8 protocols, 120 days) instead, into an empty store. */
@@ -51,6 +53,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     withdrawFees: { service: 1, transfer: 1, withdraw: 1 },
     withdrawBase: 5,
     rateLimit: { perSecond: 50, burst: 100 },
+    adminKey: null,
     seedFixture: false,
     demo: false,
     live: false,

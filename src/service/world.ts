@@ -2,8 +2,11 @@ import type { ServiceConfig } from './config';
 import { statisticsNowMs } from './config';
 import { DEMO_ADDRESS, seedFixtureWorld } from './fixture/seed';
 import { seedCopyFixture } from './fixture/copy-fixture';
-import { seedDemoWorld, startLiveMarket, type LiveEvent } from './market/simulator';
-import { LiveStatistics } from './statistics/live-statistics';
+import { seedDemoWorld, startLiveMarket } from './market/simulator';
+import type { LiveStatistics } from './statistics/live-statistics';
+import type { CopyEnginePort } from './sandbox/engine-port';
+import type { CopyEvent } from './copy/types';
+import { sourceOrderOf } from './copy-feed';
 import type { ServiceDb } from './store/database';
 import { createUser, findUserByAddress } from './users/users';
 
@@ -30,24 +33,25 @@ export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
   if (config.seedFixture) seedFixtureWorld(db, config);
 }
 
-/** A live market for the service: ticks every second, statistics follow each closed position. */
+/** A live market for the service: ticks every second; statistics and copies follow its orders. */
 export function startLiveWorld(
   db: ServiceDb,
   config: ServiceConfig,
-  onEvent: (event: LiveEvent) => void = () => undefined,
+  deps: { statistics: LiveStatistics; engine: CopyEnginePort; onEvents: (events: CopyEvent[]) => void },
 ) {
-  const statistics = new LiveStatistics(db, () => statisticsNowMs(config));
   const market = startLiveMarket(db, {
     seed: DEMO_SEED,
     nowMs: () => config.now().getTime(),
     onEvent: (event) => {
-      if (event.kind === 'positionClosed') statistics.traderChanged(event.protocol, event.account);
-      onEvent(event);
+      if (event.kind === 'positionClosed') deps.statistics.traderChanged(event.protocol, event.account);
+      else if (event.kind === 'order')
+        deps.onEvents(deps.engine.processSourceOrder(sourceOrderOf(event.order, event.position)));
+      else deps.onEvents(deps.engine.processPrices(event.prices));
     },
     onError: (error: unknown) =>
       console.error(`copydesk service: the live market stopped: ${(error as Error).message}`),
   });
-  const refresh = setInterval(() => statistics.refreshRankings(), RANKING_REFRESH_MS);
+  const refresh = setInterval(() => deps.statistics.refreshRankings(), RANKING_REFRESH_MS);
   refresh.unref();
   return {
     stop: () => {

@@ -6,6 +6,7 @@ import type {
   ActivityType,
 } from '../../shared/api/activity-logs';
 import type { Paged, Pagination, RangeCondition } from '../../shared/api/common';
+import { prepareCached } from '../../node/sqlite';
 import { ServiceError } from '../http/errors';
 import type { ServiceDb } from '../store/database';
 import { isoOf } from './money';
@@ -69,7 +70,8 @@ interface ActivityLogRow {
 
 /** Writes an activity log; `seq` orders the user's logs that share a millisecond. */
 export function insertActivityLog(db: ServiceDb, a: ActivityLogInsert): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO activity_logs (id, user_id, copy_trade_id, copy_wallet_id, copy_position_id, copy_order_id,
        protocol, source_account, copy_trade_title, exchange, index_token, pair, source_tx_hash,
        copy_wallet_name, cex_order_id, price, source_price, volume, leverage, is_long, is_success,
@@ -79,6 +81,36 @@ export function insertActivityLog(db: ServiceDb, a: ActivityLogInsert): void {
        @cexOrderId, @price, @sourcePrice, @volume, @leverage, @isLong, @isSuccess, @isReverse, @type,
        @reason, @createdAtMs, (SELECT COALESCE(MAX(seq), 0) + 1 FROM activity_logs WHERE user_id = @userId))`,
   ).run({ ...a, isLong: a.isLong ? 1 : 0, isSuccess: a.isSuccess ? 1 : 0, isReverse: a.isReverse ? 1 : 0 });
+}
+
+/** The wire shape of a log as it was written (what the read back would answer). */
+export function activityLogOf(a: ActivityLogInsert): ActivityLog {
+  return {
+    id: a.id,
+    protocol: a.protocol,
+    sourceAccount: a.sourceAccount,
+    userId: a.userId,
+    copyOrderId: a.copyOrderId,
+    copyTradeTitle: a.copyTradeTitle,
+    exchange: a.exchange,
+    indexToken: a.indexToken,
+    pair: a.pair,
+    copyTradeId: a.copyTradeId,
+    sourceTxHash: a.sourceTxHash,
+    copyWalletId: a.copyWalletId,
+    copyWalletName: a.copyWalletName,
+    copyPositionId: a.copyPositionId,
+    createdAt: isoOf(a.createdAtMs),
+    cexOrderId: a.cexOrderId,
+    price: a.price,
+    sourcePrice: a.sourcePrice,
+    volume: a.volume,
+    leverage: a.leverage,
+    isLong: a.isLong,
+    isSuccess: a.isSuccess,
+    isReverse: a.isReverse,
+    type: a.type,
+  };
 }
 
 function toActivityLog(row: ActivityLogRow): ActivityLog {

@@ -1,5 +1,6 @@
 // Orders of copy positions (service-api.md Copy order).
 import type { CopyOrder } from '../../shared/api/copy-positions';
+import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
 import { isoOf } from './money';
 
@@ -35,7 +36,8 @@ interface CopyOrderRow {
 
 /** Writes a copy order; `seq` orders the orders of one position that share a millisecond. */
 export function insertCopyOrder(db: ServiceDb, o: CopyOrderInsert): void {
-  db.prepare(
+  prepareCached(
+    db,
     `INSERT INTO copy_orders (id, copy_position_id, user_id, price, size, pnl, realised_pnl, fee, is_long,
        is_increase, protocol, tx_hash, created_at_ms, seq)
      VALUES (@id, @copyPositionId, @userId, @price, @size, @pnl, @realisedPnl, @fee, @isLong,

@@ -7,6 +7,7 @@ import type {
   CopyPositionsPageBody,
   CopyPositionsPageQuery,
 } from '../../shared/api/copy-positions';
+import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
 import { isoOf } from './money';
 import { orderBy, pageMeta, Where } from './paging';
@@ -145,7 +146,7 @@ const INSERT_SQL = `INSERT INTO copy_positions (${Object.keys(INSERT_COLUMNS).jo
 
 /** Writes a copy position. */
 export function insertCopyPosition(db: ServiceDb, p: CopyPositionInsert): void {
-  db.prepare(INSERT_SQL).run({
+  prepareCached(db, INSERT_SQL).run({
     ...p,
     // SQLite binds no booleans or arrays.
     sourceOrderTxHashes: JSON.stringify(p.sourceOrderTxHashes),
@@ -153,6 +154,71 @@ export function insertCopyPosition(db: ServiceDb, p: CopyPositionInsert): void {
     isReverse: p.isReverse ? 1 : 0,
     updatedAtMs: Math.max(p.lastOrderAtMs, p.closedAtMs ?? 0, p.createdAtMs),
   });
+}
+
+/** Every column but updated_at_ms as its CopyPositionInsert field, for SELECT lists over `p`. */
+export const COPY_POSITION_FIELDS_SQL = Object.entries(INSERT_COLUMNS)
+  .filter(([column]) => column !== 'updated_at_ms')
+  .map(([column, field]) => `p.${column} AS "${field}"`)
+  .join(', ');
+
+/** A row selected with COPY_POSITION_FIELDS_SQL, back in the shape it was written from. */
+export function copyPositionInsertOf(row: Record<string, unknown>): CopyPositionInsert {
+  const stored = row as unknown as Omit<
+    CopyPositionInsert,
+    'sourceOrderTxHashes' | 'isLong' | 'isReverse'
+  > & {
+    sourceOrderTxHashes: string;
+    isLong: number;
+    isReverse: number;
+  };
+  return {
+    ...stored,
+    sourceOrderTxHashes: JSON.parse(stored.sourceOrderTxHashes) as string[],
+    isLong: stored.isLong === 1,
+    isReverse: stored.isReverse === 1,
+  };
+}
+
+/** The wire shape of a position held in memory (what reading it back would answer). */
+export function copyPositionOf(p: CopyPositionInsert, copyTradeTitle: string): CopyPosition {
+  return {
+    id: p.id,
+    userId: p.userId,
+    copyTradeId: p.copyTradeId,
+    copyAccount: p.copyAccount,
+    positionIndex: p.positionIndex,
+    copyPositionIndex: p.copyPositionIndex,
+    indexToken: p.indexToken,
+    identifyKey: p.identifyKey,
+    pair: p.pair,
+    key: p.key,
+    sourceOrderTxHashes: [...p.sourceOrderTxHashes],
+    sourceSizeDelta: p.sourceSizeDelta,
+    sizeDelta: p.sizeDelta,
+    sourceInitialVol: p.sourceInitialVol,
+    totalSizeDelta: p.totalSizeDelta,
+    initialVol: p.initialVol,
+    isLong: p.isLong,
+    isReverse: p.isReverse,
+    entryPrice: p.entryPrice,
+    leverage: p.leverage,
+    stopLossPrice: p.stopLossPrice,
+    stopLossAmount: p.stopLossAmount,
+    takeProfitPrice: p.takeProfitPrice,
+    takeProfitAmount: p.takeProfitAmount,
+    pnl: p.pnl,
+    realisedPnl: p.realisedPnl,
+    funding: p.funding,
+    fee: p.fee,
+    closeType: p.closeType,
+    status: p.status,
+    protocol: p.protocol,
+    exchange: p.exchange,
+    lastOrderAt: isoOf(p.lastOrderAtMs),
+    createdAt: isoOf(p.createdAtMs),
+    copyTradeTitle,
+  };
 }
 
 function toCopyPosition(row: CopyPositionRow): CopyPosition {
@@ -240,6 +306,12 @@ export function pageCopyPositions(
     n: number;
   };
   return { data: rows.map(toCopyPosition), meta: pageMeta(query.limit, query.offset, n) };
+}
+
+/** The copy position with this id as the wire shows it, or null. */
+export function findCopyPosition(db: ServiceDb, id: string): CopyPosition | null {
+  const row = prepareCached(db, `${SELECT_SQL} WHERE p.id = ?`).get(id) as CopyPositionRow | undefined;
+  return row ? toCopyPosition(row) : null;
 }
 
 /** Whether the user owns the copy position with this id. */

@@ -102,6 +102,17 @@ function toCopyTrade(row: CopyTradeRow): CopyTrade {
   });
 }
 
+const versions = new WeakMap<ServiceDb, number>();
+
+/** Moves on every write of a copy trade, so that caches of them (the copy engine's) know when to reload. */
+export function copyTradesVersion(db: ServiceDb): number {
+  return versions.get(db) ?? 0;
+}
+
+function touch(db: ServiceDb): void {
+  versions.set(db, copyTradesVersion(db) + 1);
+}
+
 function writeAccounts(db: ServiceDb, trade: CopyTrade): void {
   db.prepare('DELETE FROM copy_trade_accounts WHERE copy_trade_id = ?').run(trade.id);
   const insert = db.prepare(
@@ -128,6 +139,7 @@ export function insertCopyTrade(db: ServiceDb, trade: CopyTrade): void {
     createdMs,
   );
   writeAccounts(db, trade);
+  touch(db);
 }
 
 /** Replaces a stored copy trade with `trade`, at `nowMs`. Call inside a transaction. */
@@ -146,12 +158,19 @@ export function saveCopyTrade(db: ServiceDb, trade: CopyTrade, nowMs: number): v
     trade.userId,
   );
   writeAccounts(db, trade);
+  touch(db);
 }
 
 /** The user's copy trade with this id, or null (also for another user's). */
 export function findCopyTrade(db: ServiceDb, userId: string, id: string): CopyTrade | null {
   const row = db.prepare('SELECT * FROM copy_trades WHERE id = ? AND user_id = ?').get(id, userId);
   return row ? toCopyTrade(row as CopyTradeRow) : null;
+}
+
+/** Every stored copy trade, of every user and status (the copy engine's followers). */
+export function listAllCopyTrades(db: ServiceDb): CopyTrade[] {
+  const rows = db.prepare('SELECT * FROM copy_trades ORDER BY created_at_ms, id').all() as CopyTradeRow[];
+  return rows.map(toCopyTrade);
 }
 
 /** How many copy trades the user runs now. */

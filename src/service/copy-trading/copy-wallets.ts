@@ -1,6 +1,7 @@
 // Copy wallets (service-api.md Copy wallet; decisions.md Copy wallets and withdrawal).
 import type { CopyWallet, EmbeddedCopyWallet, VenueAccount } from '../../shared/api/copy-wallets';
 import { exchangeOf } from '../../shared/profile';
+import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
 import { roundUsd } from './money';
 import { NO_WALLET_PNL, walletPnl } from './pnl';
@@ -67,16 +68,20 @@ export function firstEmbeddedWallet(db: ServiceDb, userId: string, exchange: str
 
 /** Balance minus the margin held by the wallet's open copy positions. */
 export function availableBalance(db: ServiceDb, walletId: string): number {
-  const row = db.prepare(`${WALLETS_SQL} WHERE w.id = ?`).get(walletId) as WalletWithMargin | undefined;
+  const row = prepareCached(db, `${WALLETS_SQL} WHERE w.id = ?`).get(walletId) as
+    WalletWithMargin | undefined;
   return row ? roundUsd(row.balance - row.open_margin) : 0;
 }
 
 /** Moves the wallet's balance by `delta` USD (negative to debit). */
 export function adjustBalance(db: ServiceDb, walletId: string, delta: number): void {
-  const row = db.prepare('SELECT balance FROM copy_wallets WHERE id = ?').get(walletId) as
+  const row = prepareCached(db, 'SELECT balance FROM copy_wallets WHERE id = ?').get(walletId) as
     { balance: number } | undefined;
   if (!row) throw new Error(`copy wallet ${walletId} does not exist`);
-  db.prepare('UPDATE copy_wallets SET balance = ? WHERE id = ?').run(roundUsd(row.balance + delta), walletId);
+  prepareCached(db, 'UPDATE copy_wallets SET balance = ? WHERE id = ?').run(
+    roundUsd(row.balance + delta),
+    walletId,
+  );
 }
 
 function venueAccount(row: CopyWalletRow): VenueAccount {

@@ -431,4 +431,17 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'copy engine lookups',
+    up: (db) => {
+      db.exec(`
+        -- Closes and decreases find the copies of a source position; price ticks the open copies
+        -- of a token; activity logs number themselves per user.
+        CREATE INDEX copy_positions_open_source ON copy_positions(source_position_id) WHERE status = 'OPEN';
+        CREATE INDEX copy_positions_open_token ON copy_positions(index_token) WHERE status = 'OPEN';
+        CREATE INDEX activity_logs_user_seq ON activity_logs(user_id, seq);
+      `);
+    },
+  },
 ];

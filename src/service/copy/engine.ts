@@ -1,0 +1,249 @@
+// The copy engine: source orders become copy positions in users' embedded wallets, mark prices
+// close them, users close or unlink them (semantics.md, Copy engine; docs/copy-engine.md).
+import type { ServiceConfig } from '../config';
+import { availableBalance } from '../copy-trading/copy-wallets';
+import { roundUsd } from '../copy-trading/money';
+import { ServiceError } from '../http/errors';
+import type { ServiceDb } from '../store/database';
+import { CopyBook, type Cause } from './book';
+import { crossesLiquidation, exitAt } from './exits';
+import { DEFAULT_COPY_FEES, increaseFee, type CopyFees } from './fills';
+import { skipReason } from './filters';
+import { Followers, type Follow } from './followers';
+import { sourceKey } from './ids';
+import { assertSourceOrder } from './source-orders';
+import { decreaseFraction, DEFAULT_LOOK_BACK_ORDERS, increaseMargin, openSize, volumeFactor } from './sizing';
+import { EngineStore, type EnginePosition } from './store';
+import { TokenCatalogue, type TokenInfo } from './tokens';
+import type { CopyEvent, PriceTick, SourceOrder } from './types';
+
+/** Settings of the engine that the service configuration does not hold. */
+export interface CopyEngineOptions {
+  /** Fee rates of copy fills (default: taker 0.035 %, service 0.025 %). */
+  copyFees?: CopyFees;
+}
+
+/** One source order being copied: what every follower shares, computed once. */
+class OrderRun {
+  readonly key: string;
+  private fill: number | null = null;
+  private readonly factors = new Map<number, number>();
+
+  constructor(
+    readonly order: SourceOrder,
+    readonly token: TokenInfo,
+    private readonly store: EngineStore,
+  ) {
+    this.key = sourceKey(order.account, order.protocol, order.indexToken, order.isLong);
+  }
+
+  /** The fill price: the token's mark now, or the order's price when no mark is known. */
+  price(): number {
+    return (this.fill ??= this.store.markPrice(this.token.indexToken) ?? this.order.price);
+  }
+
+  /** volumeProtection's f over the account's last `lookBack` OPEN/INCREASE orders. */
+  factor(lookBack: number): number {
+    let f = this.factors.get(lookBack);
+    if (f === undefined) {
+      const o = this.order;
+      f = volumeFactor(
+        o.collateralDeltaUsd,
+        this.store.lookBack(o.account, o.protocol, o.blockTimeMs, lookBack),
+      );
+      this.factors.set(lookBack, f);
+    }
+    return f;
+  }
+
+  /** A fill caused by this order; `suffix` tells the fills of one order apart. */
+  cause(suffix: string): Cause & { order: SourceOrder } {
+    return { label: `${this.order.id}|${suffix}`, atMs: this.order.blockTimeMs, order: this.order };
+  }
+}
+
+/** Copies source orders into copy positions; each public call is one SQLite transaction. */
+export class CopyEngine {
+  private readonly store: EngineStore;
+  private readonly followers: Followers;
+  private readonly tokens: TokenCatalogue;
+  private readonly book: CopyBook;
+  private readonly fees: CopyFees;
+  private readonly processTx: (orders: readonly SourceOrder[]) => CopyEvent[];
+  private readonly pricesTx: (ticks: readonly PriceTick[]) => CopyEvent[];
+  private readonly userTx: (userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE') => CopyEvent[];
+
+  constructor(
+    private readonly db: ServiceDb,
+    private readonly config: ServiceConfig,
+    options: CopyEngineOptions = {},
+  ) {
+    this.store = new EngineStore(db);
+    this.followers = new Followers(db);
+    this.tokens = new TokenCatalogue(db);
+    this.fees = options.copyFees ?? DEFAULT_COPY_FEES;
+    this.book = new CopyBook(db, this.store, this.fees, (id) => this.followers.trade(id)?.trade.title ?? '');
+    this.processTx = db.transaction((orders: readonly SourceOrder[]) =>
+      orders.flatMap((o) => this.process(o)),
+    );
+    this.pricesTx = db.transaction((ticks: readonly PriceTick[]) => this.prices(ticks));
+    this.userTx = db.transaction((userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE') =>
+      this.userClose(userId, id, how),
+    );
+  }
+
+  /**
+   * Copies a source order to every copy trade following its account, exactly once per order id.
+   * @throws ServiceError VALIDATION_FAILED for an order the engine cannot book (nothing written).
+   */
+  processSourceOrder(order: SourceOrder): CopyEvent[] {
+    return this.processTx([order]);
+  }
+
+  /**
+   * processSourceOrder for a burst, in order, in one transaction (one commit for all: a
+   * throughput lever for ingestion that receives orders in batches). All or nothing.
+   */
+  processSourceOrders(orders: readonly SourceOrder[]): CopyEvent[] {
+    return this.processTx(orders);
+  }
+
+  /** Writes mark prices and closes the open copy positions they liquidate, stop or take profit. */
+  processPrices(ticks: readonly PriceTick[]): CopyEvent[] {
+    return this.pricesTx(ticks);
+  }
+
+  /** MANUAL: the user closes their open copy position at the mark. @throws ServiceError NOT_FOUND, CONFLICT */
+  closeManually(userId: string, copyPositionId: string): CopyEvent[] {
+    return this.userTx(userId, copyPositionId, 'MANUAL');
+  }
+
+  /** FORCE_CLOSE: the user unlinks their open copy position, closed at the last mark without a fee. @throws ServiceError NOT_FOUND, CONFLICT */
+  unlink(userId: string, copyPositionId: string): CopyEvent[] {
+    return this.userTx(userId, copyPositionId, 'FORCE_CLOSE');
+  }
+
+  /** Forgets the copy trades and tokens held in memory; call after writing copy trades other than through copy-trading/. */
+  invalidateFollowers(): void {
+    this.followers.invalidate();
+    this.tokens.invalidate();
+  }
+
+  private process(order: SourceOrder): CopyEvent[] {
+    assertSourceOrder(order);
+    if (!this.store.markSource(order, this.config.now().getTime())) return [];
+    if (order.type === 'MARGIN_TRANSFERRED') return [];
+    if (order.type === 'OPEN') {
+      const follows = this.followers.of(order.protocol, order.account);
+      if (follows.length === 0) return [];
+      const run = new OrderRun(order, this.tokens.of(order.protocol, order.indexToken), this.store);
+      return follows.flatMap((follow) => this.copyOpen(follow, run));
+    }
+    const run = new OrderRun(order, this.tokens.of(order.protocol, order.indexToken), this.store);
+    return this.store.copiesOfSource(run.key).flatMap((p) => this.follow(p, run));
+  }
+
+  /** A source OPEN for one follower: filters, OVERWRITE, sizing, the balance check, the open. */
+  private copyOpen(follow: Follow, run: OrderRun): CopyEvent[] {
+    const { followed, account } = follow;
+    const trade = followed.trade;
+    const reason = skipReason(followed, run.order);
+    if (reason !== null) {
+      this.store.skip(trade.id, run.key, reason);
+      return [];
+    }
+    this.store.unskip(trade.id, run.key);
+    const price = run.price();
+    const events = this.overwrite(follow, run, price);
+    const factor = trade.volumeProtection ? run.factor(trade.lookBackOrders ?? DEFAULT_LOOK_BACK_ORDERS) : 1;
+    const size = openSize(trade.volume, factor, trade.leverage, run.token.maxLeverage, price);
+    const cause = run.cause(`${trade.id}|open`);
+    const failure = this.cannotPay(trade.copyWalletId, size.margin, size.notional);
+    if (failure !== null) {
+      const party = this.book.partyOfOpen(followed, account, run.token, run.order, size.leverage);
+      return [...events, ...this.book.fail(party, 'OPEN', cause, price, size.notional, failure)];
+    }
+    const input = { followed, account, token: run.token, sourceKey: run.key, price, size, cause };
+    return [...events, ...this.book.open(input)];
+  }
+
+  /** Why the wallet cannot hold `margin` and pay the open fee on `notional`, or null when it can. */
+  private cannotPay(walletId: string, margin: number, notional: number): string | null {
+    if (margin <= 0) return 'the copy margin rounds to 0 USD';
+    const needs = roundUsd(margin + increaseFee(notional, this.fees));
+    const available = availableBalance(this.db, walletId);
+    return needs > available ? `insufficient balance: needs ${needs} USD, available ${available} USD` : null;
+  }
+
+  /** Closes, with OVERWRITE, the follower's open copy of the same account, token and copy side. */
+  private overwrite({ followed, account }: Follow, run: OrderRun, price: number): CopyEvent[] {
+    const isLong = run.order.isLong !== followed.trade.reverseCopy;
+    return this.store
+      .openCopies(followed.trade.id, account, run.token.indexToken, isLong)
+      .flatMap((p) => this.book.close(p, price, 'OVERWRITE', run.cause(`${p.id}|overwrite`)));
+  }
+
+  /** A source INCREASE, DECREASE or CLOSE for one open copy of its position. */
+  private follow(p: EnginePosition, run: OrderRun): CopyEvent[] {
+    const { order } = run;
+    const price = run.price();
+    const cause = run.cause(p.id);
+    if (order.isLiquidate || order.type === 'CLOSE' || crossesLiquidation(p, price))
+      return this.book.close(p, price, 'COPY_TRADE', cause);
+    if (order.type === 'DECREASE') {
+      const fraction = decreaseFraction(order);
+      if (fraction >= 1) return this.book.close(p, price, 'COPY_TRADE', cause);
+      const settings = this.followers.trade(p.copyTradeId)?.trade ?? null;
+      return fraction > 0 ? this.book.reduce(p, settings, fraction, price, cause) : [];
+    }
+    return this.increase(p, run, price, cause);
+  }
+
+  /** A source INCREASE: RUNNING copy trades only, scaled, clipped by maxVolMultiplier, paid from the balance. */
+  private increase(p: EnginePosition, run: OrderRun, price: number, cause: Cause): CopyEvent[] {
+    const trade = this.followers.trade(p.copyTradeId)?.trade;
+    if (!trade || trade.status !== 'RUNNING') return [];
+    const marginDelta = increaseMargin({
+      sizeDeltaUsd: run.order.sizeDeltaUsd,
+      initialVol: p.initialVol,
+      sourceInitialVol: Number(p.sourceInitialVol),
+      leverage: p.leverage,
+      margin: p.margin,
+      volume: trade.volume,
+      maxVolMultiplier: trade.maxVolMultiplier,
+    });
+    if (marginDelta <= 0) return [];
+    const notional = roundUsd(marginDelta * p.leverage);
+    const failure = this.cannotPay(p.copyWalletId, marginDelta, notional);
+    if (failure !== null)
+      return this.book.fail(this.book.partyOfPosition(p), 'INCREASE', cause, price, notional, failure);
+    return this.book.increase(p, trade, marginDelta, price, cause);
+  }
+
+  private prices(ticks: readonly PriceTick[]): CopyEvent[] {
+    const events: CopyEvent[] = [];
+    for (const tick of ticks) {
+      const indexToken = this.tokens.canonical(tick.indexToken);
+      if (!this.store.writeMark({ ...tick, indexToken })) continue;
+      for (const p of this.store.exitCandidates(indexToken, tick.price)) {
+        const exit = exitAt(p, tick.price);
+        if (exit === null) continue;
+        const cause = { label: `${p.id}|${exit}`, atMs: tick.timeMs, order: null };
+        events.push(...this.book.close(p, tick.price, exit, cause));
+      }
+    }
+    return events;
+  }
+
+  private userClose(userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE'): CopyEvent[] {
+    const p = this.store.position(id);
+    if (!p || p.userId !== userId)
+      throw new ServiceError('NOT_FOUND', `copy position ${id.slice(0, 60)} does not exist`);
+    if (p.status !== 'OPEN')
+      throw new ServiceError('CONFLICT', `copy position ${id.slice(0, 60)} is already closed`);
+    const price = this.store.markPrice(p.indexToken) ?? p.entryPrice;
+    const atMs = this.config.now().getTime();
+    if (how === 'FORCE_CLOSE') return this.book.forceClose(p, price, atMs);
+    return this.book.close(p, price, 'MANUAL', { label: `${p.id}|MANUAL`, atMs, order: null });
+  }
+}

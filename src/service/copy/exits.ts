@@ -1,0 +1,94 @@
+// Exits of a copy position on mark prices (semantics.md, Copy engine): liquidation, stop loss and
+// take profit. The trigger prices are stored on the position; the checks compare the mark with them.
+import type { AmountType } from '../../shared/api/copy-trades';
+
+/** What an exit needs to know about a position. */
+export interface ExitSubject {
+  isLong: boolean;
+  entryPrice: number;
+  leverage: number;
+  stopLossPrice: number | null;
+  takeProfitPrice: number | null;
+}
+
+/** The stop-loss and take-profit settings of a copy trade. */
+export interface ExitSettings {
+  enableStopLoss: boolean;
+  stopLossType: AmountType;
+  stopLossAmount: number | null;
+  enableTakeProfit: boolean;
+  takeProfitType: AmountType;
+  takeProfitAmount: number | null;
+}
+
+/** The stored exit fields of a position (amounts null when the exit is off). */
+export interface ExitPrices {
+  stopLossPrice: number | null;
+  stopLossAmount: number | null;
+  takeProfitPrice: number | null;
+  takeProfitAmount: number | null;
+}
+
+/** A price kept to 12 significant digits: the trigger as stored and shown. */
+export const roundPrice = (price: number): number => Number(price.toPrecision(12));
+
+/**
+ * The price at which the position's PnL reaches `signedAmount` (negative for a loss): PERCENT
+ * is ROI on margin, so a move of amount / (100 × leverage) of the entry; USD is unrealised PnL,
+ * so a move of amount / tokens.
+ */
+function priceAt(
+  type: AmountType,
+  signedAmount: number,
+  isLong: boolean,
+  entry: number,
+  tokens: number,
+  leverage: number,
+): number | null {
+  if (type === 'USD' && !(tokens > 0)) return null;
+  const direction = isLong ? 1 : -1;
+  const move = type === 'PERCENT' ? (entry * signedAmount) / (100 * leverage) : signedAmount / tokens;
+  return roundPrice(entry + direction * move);
+}
+
+/** The trigger prices of a position with this entry, size and leverage under `settings`. */
+export function exitPrices(
+  settings: ExitSettings,
+  position: { isLong: boolean; entryPrice: number; sizeTokens: number; leverage: number },
+): ExitPrices {
+  const { isLong, entryPrice, sizeTokens, leverage } = position;
+  const sl = settings.enableStopLoss ? settings.stopLossAmount : null;
+  const tp = settings.enableTakeProfit ? settings.takeProfitAmount : null;
+  return {
+    stopLossAmount: sl,
+    stopLossPrice:
+      sl === null ? null : priceAt(settings.stopLossType, -sl, isLong, entryPrice, sizeTokens, leverage),
+    takeProfitAmount: tp,
+    takeProfitPrice:
+      tp === null ? null : priceAt(settings.takeProfitType, tp, isLong, entryPrice, sizeTokens, leverage),
+  };
+}
+
+/**
+ * Where the margin is gone: entry × (1 − 1/leverage) for longs, × (1 + 1/leverage) for shorts,
+ * to 12 significant digits (so that 50,000 × 1.1 is 55,000, not 55,000.000000000007).
+ */
+export function liquidationPrice(isLong: boolean, entryPrice: number, leverage: number): number {
+  return roundPrice(entryPrice * (isLong ? 1 - 1 / leverage : 1 + 1 / leverage));
+}
+
+/** Whether `price` is at or past the position's liquidation price. */
+export function crossesLiquidation(p: ExitSubject, price: number): boolean {
+  const liquidation = liquidationPrice(p.isLong, p.entryPrice, p.leverage);
+  return p.isLong ? price <= liquidation : price >= liquidation;
+}
+
+/** The exit a mark at `price` triggers, liquidation first, then stop loss, then take profit; or null. */
+export function exitAt(p: ExitSubject, price: number): 'LIQUIDATE' | 'STOP_LOSS' | 'TAKE_PROFIT' | null {
+  if (crossesLiquidation(p, price)) return 'LIQUIDATE';
+  const below = (trigger: number | null) => trigger !== null && price <= trigger;
+  const above = (trigger: number | null) => trigger !== null && price >= trigger;
+  if (p.isLong ? below(p.stopLossPrice) : above(p.stopLossPrice)) return 'STOP_LOSS';
+  if (p.isLong ? above(p.takeProfitPrice) : below(p.takeProfitPrice)) return 'TAKE_PROFIT';
+  return null;
+}

@@ -1,0 +1,155 @@
+// npm run bench:copy — the copy engine with its SQLite writes: 1,000 RUNNING copy trades following
+// 100 traders, 100,000 source orders. Latency is from an order's arrival to its copies committed.
+// Prints what it measured; the last line is one JSON object (issue #5).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { createLocalService } from '../../src/service/app';
+import { defaultConfig } from '../../src/service/config';
+import { CopyEngine } from '../../src/service/copy/engine';
+import type { SourceOrder } from '../../src/service/copy/types';
+import { createCopyTrade } from '../../src/service/copy-trading/copy-trade-commands';
+import { SeededRandom } from '../../src/service/fixture/random';
+import { exchangeOf } from '../../src/shared/profile';
+import { indexTokenAddress } from '../../src/service/market/catalogue';
+import { createUser } from '../../src/service/users/users';
+
+const COPY_TRADES = 1_000;
+const TRADERS = 100;
+const SOURCE_ORDERS = Number(process.env.BENCH_SOURCE_ORDERS ?? 100_000);
+const PROTOCOL = 'NOVA_ARB';
+const SYMBOLS = ['BTC', 'ETH', 'SOL', 'ARB', 'LINK', 'DOGE'];
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** 200 users with 5 copy trades each, every trader followed by 10 of them. */
+function followers(service: ReturnType<typeof createLocalService>, traders: string[]): void {
+  const random = new SeededRandom(5);
+  const { db, config, ctx } = service;
+  for (let u = 0; u < COPY_TRADES / 5; u += 1) {
+    const user = createUser(db, config, getAddress(`0x${random.hex(20)}`), {});
+    const wallet = db.prepare('SELECT id FROM copy_wallets WHERE user_id = ?').pluck().get(user.id) as string;
+    for (let k = 0; k < 5; k += 1) {
+      const trader = traders[(u * 5 + k) % TRADERS] as string;
+      createCopyTrade(ctx, user, {
+        title: `bench ${u}-${k}`,
+        volume: 100,
+        account: trader,
+        leverage: 5,
+        protocol: PROTOCOL,
+        exchange: exchangeOf(config.venue),
+        copyWalletId: wallet,
+        type: 'COPY_TRADER',
+        excludingTokenAddresses: [],
+        tokenAddresses: [],
+        volumeProtection: k % 2 === 0,
+      });
+    }
+  }
+}
+
+/** Each trader opens, grows, trims and closes positions on a few tokens; sizes and prices drift. */
+function sourceOrders(traders: string[], startMs: number): SourceOrder[] {
+  const random = new SeededRandom(9);
+  const open = new Map<string, { size: number; collateral: number; isLong: boolean }>();
+  const out: SourceOrder[] = [];
+  let t = startMs;
+  for (let i = 0; i < SOURCE_ORDERS; i += 1) {
+    const account = traders[random.int(0, TRADERS - 1)] as string;
+    const symbol = random.pick(SYMBOLS);
+    const key = `${account}|${symbol}`;
+    const held = open.get(key);
+    const price = 100 * (1 + random.between(-0.05, 0.05));
+    t += 10;
+    const base = {
+      id: `bench-${i}`,
+      account,
+      protocol: PROTOCOL,
+      indexToken: indexTokenAddress(PROTOCOL, symbol),
+      price,
+      blockTimeMs: t,
+      txHash: `0x${i.toString(16).padStart(64, '0')}`,
+      isLiquidate: false,
+    };
+    if (!held) {
+      const size = random.between(1_000, 20_000);
+      const collateral = size / random.int(2, 20);
+      open.set(key, { size, collateral, isLong: random.chance(0.6) });
+      out.push({
+        ...base,
+        isLong: open.get(key)!.isLong,
+        type: 'OPEN',
+        sizeDeltaUsd: size,
+        collateralDeltaUsd: collateral,
+        sizeBeforeUsd: 0,
+        collateralBeforeUsd: 0,
+      });
+      continue;
+    }
+    const roll = random.next();
+    const type = roll < 0.3 ? 'INCREASE' : roll < 0.6 ? 'DECREASE' : 'CLOSE';
+    const delta = type === 'CLOSE' ? held.size : held.size * random.between(0.1, 0.5);
+    out.push({
+      ...base,
+      isLong: held.isLong,
+      type,
+      sizeDeltaUsd: delta,
+      collateralDeltaUsd: type === 'INCREASE' ? delta / 5 : 0,
+      sizeBeforeUsd: held.size,
+      collateralBeforeUsd: held.collateral,
+    });
+    if (type === 'CLOSE') open.delete(key);
+    else held.size += type === 'INCREASE' ? delta : -delta;
+  }
+  return out;
+}
+
+function main(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'copydesk-copy-bench-'));
+  const config = defaultConfig({
+    dbPath: join(dir, 'service.db'),
+    port: 0,
+    copyTradeQuota: 10,
+    startingBalance: 1e9,
+  });
+  const service = createLocalService(config);
+  const random = new SeededRandom(3);
+  const traders = Array.from({ length: TRADERS }, () => getAddress(`0x${random.hex(20)}`));
+  followers(service, traders);
+  const orders = sourceOrders(traders, Date.now() - 3_600_000);
+  const engine = new CopyEngine(service.db, config);
+  const latencies = new Float64Array(orders.length);
+  let copies = 0;
+  const started = performance.now();
+  orders.forEach((order, i) => {
+    const t = performance.now();
+    copies += engine.processSourceOrder(order).length;
+    latencies[i] = performance.now() - t;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = latencies.slice().sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+  const written = service.db
+    .prepare(
+      'SELECT (SELECT COUNT(*) FROM copy_orders) AS orders, (SELECT COUNT(*) FROM activity_logs) AS logs',
+    )
+    .get() as { orders: number; logs: number };
+  console.log(
+    `${orders.length} source orders for ${COPY_TRADES} copy trades in ${round(seconds)} s: ${written.orders} copy orders, ${written.logs} activity logs, ${copies} events`,
+  );
+  const result = {
+    copyTrades: COPY_TRADES,
+    sourceOrders: orders.length,
+    ordersPerSecond: Math.round(orders.length / seconds),
+    p50Ms: round(at(0.5), 4),
+    p99Ms: round(at(0.99), 4),
+  };
+  console.log(
+    `goal ordersPerSecond > 20000: ${result.ordersPerSecond} ${result.ordersPerSecond > 20_000 ? 'met' : 'NOT met'}`,
+  );
+  console.log(`goal p99Ms < 2: ${result.p99Ms} ${result.p99Ms < 2 ? 'met' : 'NOT met'}`);
+  void service.close().then(() => rmSync(dir, { recursive: true, force: true }));
+  console.log(JSON.stringify(result));
+}
+
+main();
