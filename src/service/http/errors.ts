@@ -1,20 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../shared/api/common';
 
-/** The decided error codes with their HTTP status (decisions.md, Errors). */
-const statusOf = {
-  VALIDATION_FAILED: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  QUOTA_EXCEEDED: 409,
-  INSUFFICIENT_BALANCE: 409,
-  PIT_EXPIRED: 404,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-} as const;
-export type ServiceErrorCode = keyof typeof statusOf;
+// The decided error codes and their HTTP status live in the contract (decisions.md, Errors).
+const statusOf = SERVICE_ERROR_STATUS;
+export type { ServiceErrorCode };
 
 /** A failure the service answers with the decided body; `message` names the field and the rule. */
 export class ServiceError extends Error {

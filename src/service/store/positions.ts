@@ -170,7 +170,8 @@ export function orderToWire(row: OrderRow): Order {
   };
 }
 
-const POSITION_COLUMNS = [
+/** The columns of `positions`, in one order every writer uses. */
+export const POSITION_COLUMNS = [
   'id',
   'account',
   'protocol',
@@ -207,7 +208,8 @@ const POSITION_COLUMNS = [
   'updated_at_ms',
 ] as const satisfies readonly (keyof PositionRow)[];
 
-const ORDER_COLUMNS = [
+/** The columns of `orders`. */
+export const ORDER_COLUMNS = [
   'id',
   'position_id',
   'account',

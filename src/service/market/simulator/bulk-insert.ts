@@ -2,74 +2,8 @@
 // a lookup per column), and a bulk mode that rebuilds the tables' indexes once at the end instead
 // of updating them on every row.
 import type { ServiceDb } from '../../store/database';
+import { ORDER_COLUMNS, POSITION_COLUMNS } from '../../store/positions';
 import type { OrderRow, PositionRow } from '../../store/positions';
-
-const POSITION_COLUMNS = [
-  'id',
-  'account',
-  'protocol',
-  'key',
-  'log_id',
-  'open_block_number',
-  'close_block_number',
-  'open_time_ms',
-  'close_time_ms',
-  'index_token',
-  'collateral_token',
-  'pair',
-  'size',
-  'size_in_token',
-  'collateral',
-  'average_price',
-  'fee',
-  'funding',
-  'realised_pnl',
-  'pnl',
-  'roi',
-  'realised_roi',
-  'leverage',
-  'is_long',
-  'is_win',
-  'is_liquidate',
-  'order_count',
-  'order_increase_count',
-  'order_decrease_count',
-  'duration_s',
-  'status',
-  'tx_hashes',
-  'created_at_ms',
-  'updated_at_ms',
-] as const satisfies readonly (keyof PositionRow)[];
-
-const ORDER_COLUMNS = [
-  'id',
-  'position_id',
-  'account',
-  'protocol',
-  'key',
-  'tx_hash',
-  'index_token',
-  'collateral_token',
-  'pair',
-  'type',
-  'is_long',
-  'size_delta',
-  'size',
-  'size_delta_in_token',
-  'size_in_token',
-  'collateral_delta',
-  'collateral',
-  'price',
-  'average_price',
-  'realised_pnl',
-  'fee',
-  'funding',
-  'leverage',
-  'log_id',
-  'block_number',
-  'block_time_ms',
-  'created_at_ms',
-] as const satisfies readonly (keyof OrderRow)[];
 
 const insertSql = (table: string, columns: readonly string[]): string =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
