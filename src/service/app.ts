@@ -15,6 +15,7 @@ import { LiveStatistics } from './statistics/live-statistics';
 import { statisticsNowMs } from './config';
 import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
+import { installJsonParser } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
@@ -52,6 +53,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
     forceCloseConnections: true,
   });
   installErrorHandlers(app);
+  installJsonParser(app);
   installRateLimit(app, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
   tokenRoutes(app, ctx);

@@ -18,5 +18,14 @@ export function createApiKey(db: ServiceDb, now: Date, label = ''): string {
 
 /** True when `key` is one this service issued. */
 export function isKnownApiKey(db: ServiceDb, key: string): boolean {
-  return prepareCached(db, 'SELECT 1 FROM api_keys WHERE key_hash = ?').get(hash(key)) !== undefined;
+  let known = knownKeys.get(db);
+  if (!known) knownKeys.set(db, (known = new Set()));
+  const h = hash(key);
+  if (known.has(h)) return true;
+  const found = prepareCached(db, 'SELECT 1 FROM api_keys WHERE key_hash = ?').get(h) !== undefined;
+  // Keys are never revoked, so a key found once stays valid; unknown ones are asked again.
+  if (found) known.add(h);
+  return found;
 }
+
+const knownKeys = new WeakMap<ServiceDb, Set<string>>();

@@ -12,6 +12,7 @@ import type { ServiceContext } from '../context';
 import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
+import { rawBodyOf } from '../json-body';
 import { authenticate } from '../../auth/credentials';
 import { storedProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
@@ -57,11 +58,19 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   // Statistic reads change only when a new generation is written, so their answers are cached
   // per generation; positions are live and never cached.
   const cache = new ResponseCache();
-  const statisticPage = (reply: FastifyReply, route: string, query: StatisticQuery) => {
-    const key = `${currentGeneration(ctx.db)}|${route}|${JSON.stringify(query)}`;
+  // The key is the request's own text: a repeated read skips parsing its body into a query too.
+  const statisticPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    route: string,
+    build: () => StatisticQuery,
+  ) => {
+    const protocol = protocolOf(request);
+    const key = `${currentGeneration(ctx.db)}|${route}|${protocol}|${rawBodyOf(request)}`;
     return json(
       reply,
       cache.getOrCompute(key, () => {
+        const query = build();
         const page = filterStatistics(ctx.db, query);
         return pageJson(page.rows, pageMeta(page.total, query.limit, query.offset));
       }),
@@ -71,40 +80,40 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   app.post(
     '/:protocol/position/statistic/filter',
     { preHandler: credentials('jwtOrApiKey') },
-    async (request, reply) => {
-      const protocol = protocolOf(request);
-      const body = validate(statisticFilterBodySchema, request.body);
-      return statisticPage(reply, 'filter', {
-        protocol,
-        conditions: [{ from: 'queries', list: equalities(body.queries) }],
-        sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
-        ...body.pagination,
-        withRanking: false,
-      });
-    },
+    async (request, reply) =>
+      statisticPage(request, reply, 'filter', () => {
+        const body = validate(statisticFilterBodySchema, request.body);
+        return {
+          protocol: protocolOf(request),
+          conditions: [{ from: 'queries', list: equalities(body.queries) }],
+          sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
+          ...body.pagination,
+          withRanking: false,
+        };
+      }),
   );
 
   app.post(
     '/public/:protocol/position/statistic/filter',
     { preHandler: credentials('jwtOrApiKey') },
-    async (request, reply) => {
-      const protocol = protocolOf(request);
-      const body = validate(publicStatisticFilterBodySchema, request.body);
-      const ranges: Condition[] = body.ranges.map(({ fieldName, ...bounds }) => ({
-        field: fieldName,
-        ...bounds,
-      }));
-      return statisticPage(reply, 'public', {
-        protocol,
-        conditions: [
-          { from: 'queries', list: equalities(body.queries) },
-          { from: 'ranges', list: ranges },
-        ],
-        sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
-        ...body.pagination,
-        withRanking: true,
-      });
-    },
+    async (request, reply) =>
+      statisticPage(request, reply, 'public', () => {
+        const body = validate(publicStatisticFilterBodySchema, request.body);
+        const ranges: Condition[] = body.ranges.map(({ fieldName, ...bounds }) => ({
+          field: fieldName,
+          ...bounds,
+        }));
+        return {
+          protocol: protocolOf(request),
+          conditions: [
+            { from: 'queries', list: equalities(body.queries) },
+            { from: 'ranges', list: ranges },
+          ],
+          sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
+          ...body.pagination,
+          withRanking: true,
+        };
+      }),
   );
 
   app.get(
