@@ -37,15 +37,3 @@ export function formatPath(path: readonly PropertyKey[]): string {
 function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
-
-/** Parses `input` with `schema`; on failure returns the sentence instead of throwing. */
-export function parseWith<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  root = 'body',
-): { ok: true; value: z.output<S> } | { ok: false; message: string } {
-  const parsed = schema.safeParse(input);
-  return parsed.success
-    ? { ok: true, value: parsed.data }
-    : { ok: false, message: describeIssues(parsed.error, root) };
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { describeIssues, formatPath, parseWith } from '../../../src/shared/validation';
+import { describeIssues, formatPath } from '../../../src/shared/validation';
 import { channels } from '../../../src/shared/ipc/contract';
 
 describe('describeIssues', () => {
@@ -8,8 +8,8 @@ describe('describeIssues', () => {
     const schema = z.object({
       pagination: z.object({ limit: z.number().max(500, { message: 'must be at most 500' }) }),
     });
-    const result = parseWith(schema, { pagination: { limit: 501 } });
-    expect(result).toEqual({ ok: false, message: 'pagination.limit must be at most 500' });
+    const result = schema.safeParse({ pagination: { limit: 501 } });
+    expect(describeIssues(result.error!)).toBe('pagination.limit must be at most 500');
   });
 
   it('rephrases zod defaults: missing, wrong type, unknown fields', () => {

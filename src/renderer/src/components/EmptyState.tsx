@@ -20,3 +20,27 @@ export function EmptyState({ title, children, icon, action, testId }: EmptyState
     </div>
   );
 }
+
+interface ReadFailedProps {
+  /** "The wallet could not be read". */
+  title: string;
+  message: string;
+  retrying: boolean;
+  onRetry: () => void;
+}
+
+/** A panel whose data could not be read: the reason in words and a Retry button. */
+export function ReadFailed({ title, message, retrying, onRetry }: ReadFailedProps): ReactElement {
+  return (
+    <EmptyState
+      title={title}
+      action={
+        <button type="button" className="button" onClick={onRetry} disabled={retrying}>
+          {retrying ? 'Retrying…' : 'Retry'}
+        </button>
+      }
+    >
+      <p>{message}</p>
+    </EmptyState>
+  );
+}

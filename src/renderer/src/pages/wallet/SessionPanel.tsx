@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { Address } from '../../components/Address';
 import { CopyButton } from '../../components/CopyButton';
-import { EmptyState } from '../../components/EmptyState';
+import { ReadFailed } from '../../components/EmptyState';
 import { SkeletonLines } from '../../components/Skeleton';
 import { formatInteger } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
@@ -26,16 +26,12 @@ export function SessionPanel(): ReactElement {
   let body: ReactElement;
   if (!status && error) {
     body = (
-      <EmptyState
+      <ReadFailed
         title="The session could not be read"
-        action={
-          <button type="button" className="button" onClick={() => void refresh()} disabled={loading}>
-            {loading ? 'Retrying…' : 'Retry'}
-          </button>
-        }
-      >
-        <p>{error.message}</p>
-      </EmptyState>
+        message={error.message}
+        retrying={loading}
+        onRetry={() => void refresh()}
+      />
     );
   } else if (!known || (!walletKnown && !walletError)) {
     body = <SkeletonLines lines={4} />;

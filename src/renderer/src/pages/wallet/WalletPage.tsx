@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useState } from 'react';
 import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { KeyIcon } from '../../components/icons';
 import { SkeletonLines } from '../../components/Skeleton';
 import { selectEphemeralKeychain, useService } from '../../stores/service';
@@ -94,16 +94,12 @@ export function WalletPage(): ReactElement {
   let body: ReactElement;
   if (!status && error) {
     body = (
-      <EmptyState
+      <ReadFailed
         title="The wallet could not be read"
-        action={
-          <button type="button" className="button" onClick={() => void refresh()} disabled={loading}>
-            {loading ? 'Retrying…' : 'Retry'}
-          </button>
-        }
-      >
-        <p>{error.message}</p>
-      </EmptyState>
+        message={error.message}
+        retrying={loading}
+        onRetry={() => void refresh()}
+      />
     );
   } else if (!status) {
     body = <SkeletonLines lines={3} />;
