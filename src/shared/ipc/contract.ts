@@ -1,6 +1,59 @@
 import { z } from 'zod';
 import type { Result } from '../result';
 import type { Channel, EventName } from './names';
+import { paged } from '../api/common';
+import { orderSchema, positionSchema } from '../api/positions';
+import { copyTradeSchema } from '../api/copy-trades';
+import { copyPositionSchema } from '../api/copy-positions';
+import { cached } from './schemas/freshness';
+import {
+  datasetKeySchema,
+  downloadStateSchema,
+  leaderboardPageRequestSchema,
+  leaderboardPageSchema,
+  pnlRequestSchema,
+  pnlResponseSchema,
+} from './schemas/leaderboard';
+import {
+  ordersPageSchema,
+  positionsPageSchema,
+  traderKeySchema,
+  traderOrdersRequestSchema,
+  traderPositionsRequestSchema,
+  traderStatisticsSchema,
+} from './schemas/trader';
+import { liveFeedRequestSchema } from './schemas/live';
+import {
+  activityLogsPageSchema,
+  activityLogsRequestSchema,
+  copyOrdersSchema,
+  copyPositionIdSchema,
+  copyPositionsPageRequestSchema,
+  copyPositionsPageSchema,
+  copyTradeCreateRequestSchema,
+  copyTradeSetStatusRequestSchema,
+  copyTradesListRequestSchema,
+  copyTradesListSchema,
+  copyTradeUpdateRequestSchema,
+} from './schemas/copy';
+import {
+  walletsListSchema,
+  withdrawalRecordSchema,
+  withdrawalsListSchema,
+  withdrawPreviewRequestSchema,
+  withdrawPreviewSchema,
+  withdrawSubmitRequestSchema,
+} from './schemas/wallets';
+import {
+  cacheStatsSchema,
+  exportCsvRequestSchema,
+  exportCsvSchema,
+  profileIdRequestSchema,
+  profileSaveRequestSchema,
+  profilesSchema,
+  settingsSchema,
+  settingsUpdateRequestSchema,
+} from './schemas/settings';
 
 const empty = z.strictObject({});
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be a 0x address of 40 hex digits' });
@@ -50,6 +103,8 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+const live = <T extends z.ZodType>(item: T) => cached(paged(item));
+
 /** Channel → request and response schemas. Requests are validated as `unknown` by the core. */
 export const channels = {
   'app:info': { request: empty, response: appInfoSchema },
@@ -73,6 +128,46 @@ export const channels = {
   'auth:login': { request: empty, response: sessionSchema },
   'auth:logout': { request: empty, response: authStatusSchema },
   'tokens:list': { request: empty, response: tokensListSchema },
+
+  'leaderboard:page': { request: leaderboardPageRequestSchema, response: leaderboardPageSchema },
+  'statistics:pnl': { request: pnlRequestSchema, response: pnlResponseSchema },
+  'downloads:start': { request: datasetKeySchema, response: downloadStateSchema },
+  'downloads:cancel': { request: datasetKeySchema, response: downloadStateSchema },
+  'downloads:delete': { request: datasetKeySchema, response: z.array(downloadStateSchema) },
+  'downloads:list': { request: empty, response: z.array(downloadStateSchema) },
+
+  'trader:statistics': { request: traderKeySchema, response: traderStatisticsSchema },
+  'trader:positions': { request: traderPositionsRequestSchema, response: positionsPageSchema },
+  'trader:orders': { request: traderOrdersRequestSchema, response: ordersPageSchema },
+
+  'live:top': { request: liveFeedRequestSchema, response: live(positionSchema) },
+  'live:positions': { request: liveFeedRequestSchema, response: live(positionSchema) },
+  'live:orders': { request: liveFeedRequestSchema, response: live(orderSchema) },
+
+  'copyTrades:list': { request: copyTradesListRequestSchema, response: copyTradesListSchema },
+  'copyTrades:create': { request: copyTradeCreateRequestSchema, response: copyTradeSchema },
+  'copyTrades:update': { request: copyTradeUpdateRequestSchema, response: copyTradeSchema },
+  'copyTrades:setStatus': { request: copyTradeSetStatusRequestSchema, response: copyTradeSchema },
+  'copyPositions:page': { request: copyPositionsPageRequestSchema, response: copyPositionsPageSchema },
+  'copyPositions:orders': { request: copyPositionIdSchema, response: copyOrdersSchema },
+  'copyPositions:close': { request: copyPositionIdSchema, response: copyPositionSchema },
+  'copyPositions:unlink': { request: copyPositionIdSchema, response: copyPositionSchema },
+  'activityLogs:page': { request: activityLogsRequestSchema, response: activityLogsPageSchema },
+
+  'wallets:list': { request: empty, response: walletsListSchema },
+  'withdraw:preview': { request: withdrawPreviewRequestSchema, response: withdrawPreviewSchema },
+  'withdraw:submit': { request: withdrawSubmitRequestSchema, response: withdrawalRecordSchema },
+  'withdrawals:list': { request: empty, response: withdrawalsListSchema },
+
+  'profiles:list': { request: empty, response: profilesSchema },
+  'profiles:save': { request: profileSaveRequestSchema, response: profilesSchema },
+  'profiles:delete': { request: profileIdRequestSchema, response: profilesSchema },
+  'profiles:switch': { request: profileIdRequestSchema, response: profilesSchema },
+  'settings:get': { request: empty, response: settingsSchema },
+  'settings:update': { request: settingsUpdateRequestSchema, response: settingsSchema },
+  'cache:stats': { request: empty, response: cacheStatsSchema },
+  'cache:clear': { request: empty, response: cacheStatsSchema },
+  'export:csv': { request: exportCsvRequestSchema, response: exportCsvSchema },
 } as const satisfies Record<Channel, { request: z.ZodType; response: z.ZodType }>;
 
 /** Event → payload schema: what the core pushes to the renderer. */
@@ -83,6 +178,26 @@ export const events = {
     message: z.string().nullable(),
   }),
   'session:changed': authStatusSchema,
+  /** Whether the active profile's service answers; `offline` means reads are served from cache. */
+  'connection:state': z.object({
+    profileId: z.string(),
+    state: z.enum(['online', 'offline', 'connecting']),
+    since: z.string(),
+    message: z.string().nullable(),
+  }),
+  /** A cache-first read was refreshed: the new answer of `channel` for the request with `key`. */
+  'data:fresh': z.object({ channel: z.string(), key: z.string(), value: z.unknown() }),
+  'download:progress': downloadStateSchema,
+  /** The service's event stream: a copy position opened/updated/closed, a log, a withdrawal settled. */
+  'copy:activity': z.object({
+    kind: z.enum(['copyPosition', 'activityLog', 'withdrawal']),
+    action: z.string(),
+    /** The resource as the service sent it. */
+    data: z.unknown(),
+    at: z.string(),
+  }),
+  'profile:changed': profilesSchema,
+  'export:progress': z.object({ done: z.number(), total: z.number() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelRequest<C extends Channel> = z.input<(typeof channels)[C]['request']>;

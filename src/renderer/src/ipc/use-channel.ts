@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Channel } from '../../../shared/ipc/names';
+import type { ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
+import type { Freshness } from '../../../shared/ipc/schemas/freshness';
+import { requestKey } from '../../../shared/ipc/request-key';
+import type { AppError } from '../../../shared/result';
+import { invoke } from './call';
+import { subscribe } from './events';
+
+/** The read channels: those whose answer is `{data, freshness}`. */
+type DataOf<C extends Channel> =
+  ChannelResponse<C> extends { data: infer D; freshness: Freshness } ? D : never;
+export type ReadChannel = {
+  [C in Channel]: ChannelResponse<C> extends { freshness: Freshness } ? C : never;
+}[Channel];
+
+export interface ChannelState<C extends ReadChannel> {
+  data: DataOf<C> | null;
+  freshness: Freshness | null;
+  /** Why the last read failed; the previous data, if any, stays shown. */
+  error: AppError | null;
+  loading: boolean;
+  reload(): void;
+}
+
+/**
+ * Reads a cache-first channel and keeps the answer current: the core answers from its cache at
+ * once, then pushes the refreshed answer as `data:fresh` under the same request key, which lands
+ * here. Pass `request = null` to read nothing yet (e.g. no trader chosen). Failures are shown by
+ * the page, not toasted: a read that fails in the background must not spam the user.
+ */
+export function useChannel<C extends ReadChannel>(
+  channel: C,
+  request: ChannelRequest<C> | null,
+): ChannelState<C> {
+  const key = request === null ? null : requestKey(channel, request);
+  const [state, setState] = useState<Omit<ChannelState<C>, 'reload'>>({
+    data: null,
+    freshness: null,
+    error: null,
+    loading: request !== null,
+  });
+  const [generation, setGeneration] = useState(0);
+  const requestRef = useRef(request);
+  requestRef.current = request;
+
+  useEffect(() => {
+    if (key === null || requestRef.current === null) return;
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    void invoke(channel, requestRef.current).then((result) => {
+      if (!live) return;
+      if (result.ok) {
+        const answer = result.value as unknown as { data: DataOf<C>; freshness: Freshness };
+        setState({ data: answer.data, freshness: answer.freshness, error: null, loading: false });
+      } else {
+        setState((s) => ({ ...s, error: result.error, loading: false }));
+      }
+    });
+    // The event may carry any channel's answer; only ours, for this exact request, is taken.
+    const off = subscribe('data:fresh', (event) => {
+      if (!live || event.channel !== channel || event.key !== key) return;
+      const answer = event.value as { data: DataOf<C>; freshness: Freshness };
+      setState({ data: answer.data, freshness: answer.freshness, error: null, loading: false });
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [channel, key, generation]);
+
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { ...state, reload };
+}

@@ -1,0 +1,7 @@
+export * from './freshness';
+export * from './leaderboard';
+export * from './trader';
+export * from './live';
+export * from './copy';
+export * from './wallets';
+export * from './settings';

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { serviceProfileSchema } from '../../profile';
+import { zBool, zInt, zList, zNonEmpty, zOneOf, zStrict, zText } from '../../api/common';
+
+/** A profile as the terminal shows it: the API key itself never crosses the bridge. */
+export const profileViewSchema = serviceProfileSchema.extend({ hasApiKey: z.boolean() });
+export type ProfileView = z.infer<typeof profileViewSchema>;
+export const profilesSchema = z.object({ profiles: z.array(profileViewSchema), activeId: z.string() });
+export type Profiles = z.infer<typeof profilesSchema>;
+
+/**
+ * `profiles:save`: adds or replaces a remote profile. `apiKey`: a new key to store in the keychain,
+ * `null` to remove the stored one, omitted to keep it.
+ */
+export const profileSaveRequestSchema = zStrict({
+  profile: serviceProfileSchema,
+  apiKey: zNonEmpty(400).nullable().optional(),
+});
+export const profileIdRequestSchema = zStrict({ id: zNonEmpty(40) });
+
+export const THEMES = ['dark', 'light'] as const;
+export const settingsSchema = z.object({
+  theme: z.enum(THEMES),
+  /** Desktop notifications when a copy position opens or closes (opt-in). */
+  notifications: z.boolean(),
+  /** Cache size limit in MB; least recently used entries are evicted above it. */
+  cacheLimitMb: z.number(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export const settingsUpdateRequestSchema = zStrict({
+  theme: zOneOf(THEMES).optional(),
+  notifications: zBool().optional(),
+  cacheLimitMb: zInt()
+    .min(16, { error: 'must be at least 16' })
+    .max(16384, { error: 'must be at most 16384' })
+    .optional(),
+});
+
+export const cacheStatsSchema = z.object({
+  bytes: z.number(),
+  limitBytes: z.number(),
+  entries: z.number(),
+  datasets: z.number(),
+  datasetRecords: z.number(),
+  path: z.string(),
+});
+export type CacheStats = z.infer<typeof cacheStatsSchema>;
+
+/** `export:csv`: a table as the user sees it, written to a file the user picks. */
+const cell = z.union([zText(), z.number(), z.boolean(), z.null()]);
+export const exportCsvRequestSchema = zStrict({
+  suggestedName: zText().regex(/^[\w .-]{1,80}\.csv$/, {
+    message: 'must be a file name ending in .csv (letters, digits, . - _ and spaces)',
+  }),
+  columns: zList(zNonEmpty(80))
+    .min(1, { error: 'must not be empty' })
+    .max(200, { error: 'must have at most 200 entries' }),
+  rows: zList(zList(cell)).max(200_000, { error: 'must have at most 200000 entries' }),
+});
+/** Where the file went; `null` when the user cancelled the save dialog. */
+export const exportCsvSchema = z.object({ path: z.string().nullable(), rows: z.number() });
