@@ -91,23 +91,28 @@ describe('seedCopyFixture', () => {
       ['BTC trend follower', 'RUNNING', 'BOTH'],
     ]);
     const byTitle = Object.fromEntries(trades.map((t) => [t.title, t]));
-    // Trend: BTC long +30 − 1 fee − 0.5 funding 2 h ago; ETH short −25 − 1.5 fee 10 days ago.
-    expect(byTitle['BTC trend follower']).toMatchObject({ pnl7D: 28.5, pnl30D: 2 });
+    // The engine's fees: 0.06 % of an open or increase, 0.035 % of a decrease or close.
+    // Trend: BTC long 2 h ago, +30 − (0.6 + 0.3605) fees − 0.5 funding = 28.5395;
+    // ETH short 10 days ago, −25 − (0.6 + 0.1785 + 0.18025) fees = −25.95875.
+    expect(byTitle['BTC trend follower']).toMatchObject({ pnl7D: 28.5395, pnl30D: 2.58075 });
     // Its open BTC long: 1500 USD bought at 62 000 and 63 000, marked at 63 500.
     const tokens = 1000 / 62_000 + 500 / 63_000;
-    expect(byTitle['BTC trend follower']?.pnl).toBeCloseTo(2 + 63_500 * tokens - 1500, 5);
-    // Reverse: a take profit of +40 − 0.25 three days ago; an ETH short from 3100 marked at 3050.
-    expect(byTitle['Reverse of two scalpers']).toMatchObject({ pnl7D: 39.75, pnl30D: 39.75 });
-    expect(byTitle['Reverse of two scalpers']?.pnl).toBeCloseTo(39.75 + (50 * 250) / 3100, 5);
-    expect(byTitle['ETH shorts, no low leverage']).toMatchObject({ pnl: -8.3, pnl7D: 0, pnl30D: 0 });
+    expect(byTitle['BTC trend follower']?.pnl).toBeCloseTo(2.58075 + 63_500 * tokens - 1500, 5);
+    // Reverse: a take profit of +40 − (0.15 + 0.0735) three days ago; an ETH short from 3100 marked at 3050.
+    expect(byTitle['Reverse of two scalpers']).toMatchObject({ pnl7D: 39.7765, pnl30D: 39.7765 });
+    expect(byTitle['Reverse of two scalpers']?.pnl).toBeCloseTo(39.7765 + (50 * 250) / 3100, 5);
+    // Stopped: −8 − (0.192 + 0.1148) 40 days ago.
+    expect(byTitle['ETH shorts, no low leverage']).toMatchObject({ pnl: -8.3068, pnl7D: 0, pnl30D: 0 });
 
     const [wallet] = (
       await call<EmbeddedCopyWallet[]>(svc, 'GET', embeddedWalletsPath(DEFAULT_VENUE), { token: user.token })
     ).body;
-    // Σ pnl of all six positions (the open ones' pnl is their fees so far).
-    expect(seeded.balanceDelta).toBe(32.4);
-    expect(wallet).toMatchObject({ balance: 10_032.4, availableBalance: 9832.4, pnl24h: 28.5 });
-    expect(wallet?.totalPnl).toBeCloseTo(33.45 + 63_500 * tokens - 1500 + (50 * 250) / 3100, 5);
+    // Σ pnl of all six positions (the open ones' pnl is their fees so far, −0.9 and −0.15):
+    // 28.5395 − 25.95875 + 39.7765 − 8.3068 − 0.9 − 0.15. Margin held: 150 + 50.
+    expect(seeded.balanceDelta).toBe(33.00045);
+    expect(wallet).toMatchObject({ balance: 10_033.00045, availableBalance: 9833.00045, pnl24h: 28.5395 });
+    // The closed ones' pnl, 34.05045, and the open ones' unrealised PnL at the marks.
+    expect(wallet?.totalPnl).toBeCloseTo(34.05045 + 63_500 * tokens - 1500 + (50 * 250) / 3100, 5);
   });
 
   it('writes orders newest first and activity logs with one failure and its reason', async () => {
@@ -126,14 +131,21 @@ describe('seedCopyFixture', () => {
       'COPY_TRADE',
     ]);
     const eth = closed.body.data[1] as CopyPosition;
-    expect(eth).toMatchObject({ isLong: false, realisedPnl: -25, fee: 1.5, pnl: -26.5, entryPrice: 3000 });
+    expect(eth).toMatchObject({
+      isLong: false,
+      realisedPnl: -25,
+      fee: 0.95875,
+      pnl: -25.95875,
+      entryPrice: 3000,
+      pair: 'ETH/USD',
+    });
     const orders = (
       await call<CopyOrder[]>(svc, 'GET', `/copy-positions/${eth.id}/orders`, { token: user.token })
     ).body;
-    expect(orders.map((o) => [o.isIncrease, o.price, o.realisedPnl])).toEqual([
-      [false, 3090, -15],
-      [false, 3060, -10],
-      [true, 3000, 0],
+    expect(orders.map((o) => [o.isIncrease, o.price, o.realisedPnl, o.fee, o.pnl])).toEqual([
+      [false, 3090, -15, 0.18025, -15.18025],
+      [false, 3060, -10, 0.1785, -10.1785],
+      [true, 3000, 0, 0.6, -0.6],
     ]);
 
     const logs = await call<Paged<ActivityLog>>(svc, 'POST', '/activity-logs/page', {
@@ -147,7 +159,7 @@ describe('seedCopyFixture', () => {
       type: 'OPEN',
       copyOrderId: null,
       copyPositionId: null,
-      pair: 'SOL-USD',
+      pair: 'SOL/USD',
     });
     const reason = svc.service.db.prepare('SELECT reason FROM activity_logs WHERE id = ?').get(failed[0]?.id);
     expect(reason).toEqual({ reason: expect.stringMatching(/slippage/) });

@@ -1,7 +1,6 @@
 // The copy engine: source orders become copy positions in users' embedded wallets, mark prices
 // close them, users close or unlink them (semantics.md, Copy engine; docs/copy-engine.md).
 import type { ServiceConfig } from '../config';
-import { availableBalance } from '../copy-trading/copy-wallets';
 import { roundUsd } from '../copy-trading/money';
 import { ServiceError } from '../http/errors';
 import type { ServiceDb } from '../store/database';
@@ -13,7 +12,8 @@ import { Followers, type Follow } from './followers';
 import { sourceKey } from './ids';
 import { assertSourceOrder } from './source-orders';
 import { decreaseFraction, DEFAULT_LOOK_BACK_ORDERS, increaseMargin, openSize, volumeFactor } from './sizing';
-import { EngineStore, type EnginePosition } from './store';
+import type { EnginePosition } from './position-rows';
+import { EngineStore } from './store';
 import { TokenCatalogue, type TokenInfo } from './tokens';
 import type { CopyEvent, PriceTick, SourceOrder } from './types';
 
@@ -62,7 +62,11 @@ class OrderRun {
   }
 }
 
-/** Copies source orders into copy positions; each public call is one SQLite transaction. */
+/**
+ * Copies source orders into copy positions; each public call is one SQLite transaction. The
+ * working state is held in memory by the store, which writes its journal at the end of the
+ * transaction (docs/copy-engine.md, Speed).
+ */
 export class CopyEngine {
   private readonly store: EngineStore;
   private readonly followers: Followers;
@@ -82,12 +86,14 @@ export class CopyEngine {
     this.followers = new Followers(db);
     this.tokens = new TokenCatalogue(db);
     this.fees = options.copyFees ?? DEFAULT_COPY_FEES;
-    this.book = new CopyBook(db, this.store, this.fees, (id) => this.followers.trade(id)?.trade.title ?? '');
-    this.processTx = db.transaction((orders: readonly SourceOrder[]) =>
-      orders.flatMap((o) => this.process(o)),
-    );
-    this.pricesTx = db.transaction((ticks: readonly PriceTick[]) => this.prices(ticks));
-    this.userTx = db.transaction((userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE') =>
+    this.book = new CopyBook(this.store, this.fees, (id) => this.followers.trade(id)?.trade.title ?? '');
+    this.processTx = this.transaction((orders: readonly SourceOrder[]) => {
+      // Checked up front so that a bad order in a burst fails it before anything is copied.
+      orders.forEach(assertSourceOrder);
+      return orders.flatMap((o) => this.process(o));
+    });
+    this.pricesTx = this.transaction((ticks: readonly PriceTick[]) => this.prices(ticks));
+    this.userTx = this.transaction((userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE') =>
       this.userClose(userId, id, how),
     );
   }
@@ -129,8 +135,28 @@ export class CopyEngine {
     this.tokens.invalidate();
   }
 
+  /** `work` as one SQLite transaction around the store's journal; a failure drops what memory holds. */
+  private transaction<A extends unknown[]>(work: (...args: A) => CopyEvent[]): (...args: A) => CopyEvent[] {
+    const tx = this.db.transaction((...args: A) => {
+      this.store.begin();
+      const events = work(...args);
+      this.store.finish();
+      return events;
+    });
+    return (...args: A) => {
+      let events: CopyEvent[];
+      try {
+        events = tx(...args);
+      } catch (error) {
+        this.store.failed();
+        throw error;
+      }
+      this.store.committed();
+      return events;
+    };
+  }
+
   private process(order: SourceOrder): CopyEvent[] {
-    assertSourceOrder(order);
     if (!this.store.markSource(order, this.config.now().getTime())) return [];
     if (order.type === 'MARGIN_TRANSFERRED') return [];
     if (order.type === 'OPEN') {
@@ -171,7 +197,7 @@ export class CopyEngine {
   private cannotPay(walletId: string, margin: number, notional: number): string | null {
     if (margin <= 0) return 'the copy margin rounds to 0 USD';
     const needs = roundUsd(margin + increaseFee(notional, this.fees));
-    const available = availableBalance(this.db, walletId);
+    const available = this.store.availableBalance(walletId);
     return needs > available ? `insufficient balance: needs ${needs} USD, available ${available} USD` : null;
   }
 
@@ -224,7 +250,7 @@ export class CopyEngine {
     const events: CopyEvent[] = [];
     for (const tick of ticks) {
       const indexToken = this.tokens.canonical(tick.indexToken);
-      if (!this.store.writeMark({ ...tick, indexToken })) continue;
+      if (!this.store.writeMark({ indexToken, price: tick.price, timeMs: tick.timeMs })) continue;
       for (const p of this.store.exitCandidates(indexToken, tick.price)) {
         const exit = exitAt(p, tick.price);
         if (exit === null) continue;
