@@ -3,7 +3,8 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 // main: the Electron entry plus the two Node entry points that run without Electron
-// (the web shell and the local service), so `npm start` runs built JavaScript.
+// (the web shell and the local service), so `npm start` runs built JavaScript, and the dataset
+// worker, which the core starts as a worker thread from the file beside its bundle.
 // preload: one CommonJS file, because a sandboxed window cannot load an ES module preload.
 export default defineConfig({
   main: {
@@ -14,6 +15,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           web: resolve('src/main/web/cli.ts'),
           service: resolve('src/service/cli.ts'),
+          'dataset-worker': resolve('src/main/core/cache/datasets/dataset-worker.ts'),
         },
       },
     },

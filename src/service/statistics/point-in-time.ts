@@ -4,12 +4,8 @@ import type { ServiceDb } from '../store/database';
 import { ServiceError } from '../http/errors';
 import { coerce, compileConditions, fieldSpec, type Condition } from '../store/conditions';
 import { statisticFields, type FieldSpec } from '../store/fields';
-import {
-  VISIBLE_AT_GENERATION,
-  currentGeneration,
-  statisticToWire,
-  type StatisticRow,
-} from '../store/statistics';
+import { VISIBLE_AT_GENERATION, currentGeneration } from '../store/statistics';
+import { statisticJsonSql } from './json-rows';
 
 /** A point in time lives 5 minutes after its last use (decisions.md). */
 export const PIT_TTL_MS = 5 * 60_000;
@@ -31,29 +27,43 @@ interface SortTerm {
   desc: boolean;
 }
 
+/** One batch: each record already rendered as JSON text (see `pageJson`), and the next cursor. */
+export interface SearchAfterBatch {
+  rows: string[];
+  meta: { total: number; totalPages: number; pitId: string; searchAfter: unknown[] };
+}
+
 /**
  * Search-after over a point in time: the first call pins the statistics generation it saw,
  * later calls read that generation even after a recompute, and keyset paging on the sort plus
  * `id` never overlaps or skips.
+ *
+ * Bulk downloads walk whole populations through here (docs/core-cache.md), so each batch must
+ * cost little: SQLite renders the records as JSON (as the filters do, equal to `statisticToWire`),
+ * and the total is counted once per pit and conditions, since what a pit sees never changes.
  */
-export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: number) {
+export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: number): SearchAfterBatch {
   expireOldPits(db, nowMs);
   const { pitId, generation } = input.pitId ? usePit(db, input.pitId, nowMs) : openPit(db, nowMs);
   const terms = sortTerms(input.sort);
   const where = compileConditions(statisticFields, input.conditions, 'queries');
   const filter = `FROM statistics WHERE ${VISIBLE_AT_GENERATION} AND ${where.sql}`;
   const params: unknown[] = [generation, generation, ...where.params];
-  const total = (prepareCached(db, `SELECT COUNT(*) AS n ${filter}`).get(...params) as { n: number }).n;
+  const total = pitTotal(
+    db,
+    `${pitId}|${where.sql}|${JSON.stringify(where.params)}`,
+    () => prepareCached(db, `SELECT COUNT(*) ${filter}`, 'pluck').get(...params) as number,
+  );
   const after = input.searchAfter ? keyset(terms, input.searchAfter) : { sql: '1', params: [] };
   const order = terms.map((t) => `${t.expr} ${t.desc ? 'DESC' : 'ASC'}`).join(', ');
-  const rows = db
-    .prepare(
-      `SELECT *, ${terms.map((t, i) => `${t.expr} AS sort_${i}`).join(', ')} ${filter} AND (${after.sql}) ORDER BY ${order} LIMIT ?`,
-    )
-    .all(...params, ...after.params, input.size) as (StatisticRow & Record<string, unknown>)[];
+  const rows = prepareCached(
+    db,
+    `SELECT ${statisticJsonSql(false)} AS j, ${terms.map((t, i) => `${t.expr} AS sort_${i}`).join(', ')}
+     ${filter} AND (${after.sql}) ORDER BY ${order} LIMIT ?`,
+  ).all(...params, ...after.params, input.size) as ({ j: string } & Record<string, unknown>)[];
   const last = rows.at(-1);
   return {
-    data: rows.map((row) => statisticToWire(row)),
+    rows: rows.map((row) => row.j),
     meta: {
       total,
       totalPages: Math.ceil(total / input.size),
@@ -61,6 +71,21 @@ export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: numbe
       searchAfter: last ? terms.map((_, i) => last[`sort_${i}`]) : (input.searchAfter ?? []),
     },
   };
+}
+
+const PIT_TOTALS_MAX = 1_000;
+const pitTotals = new WeakMap<ServiceDb, Map<string, number>>();
+
+/** The count of a pit's matches, computed at its first batch (a pit's snapshot never changes). */
+function pitTotal(db: ServiceDb, key: string, count: () => number): number {
+  let totals = pitTotals.get(db);
+  if (!totals) pitTotals.set(db, (totals = new Map()));
+  const known = totals.get(key);
+  if (known !== undefined) return known;
+  const total = count();
+  totals.set(key, total);
+  if (totals.size > PIT_TOTALS_MAX) totals.delete(totals.keys().next().value as string);
+  return total;
 }
 
 function sortTerms(sort: SearchAfterInput['sort']): SortTerm[] {

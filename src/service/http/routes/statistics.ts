@@ -132,13 +132,13 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   app.post(
     '/trial/position/statistic/search-after',
     { preHandler: credentials('apiKey') },
-    async (request) => {
+    async (request, reply) => {
       const body = validate(searchAfterRequestSchema, request.body);
       const sort = body.sort.map((entry) => {
         const [field, direction] = Object.entries(entry)[0] as [string, 'asc' | 'desc'];
         return { field, direction };
       });
-      return searchAfter(
+      const batch = searchAfter(
         ctx.db,
         {
           size: body.size,
@@ -149,6 +149,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
         },
         ctx.config.now().getTime(),
       );
+      return json(reply, pageJson(batch.rows, batch.meta));
     },
   );
 

@@ -1,0 +1,124 @@
+import {
+  RANKING_KEYS,
+  STATISTIC_NUMERIC_FIELDS,
+  positionStatisticSchema,
+  type RankingKey,
+} from '../../../../shared/api/statistics';
+import type { LeaderboardPacked, PackedRecords } from './protocol';
+
+/**
+ * How a downloaded statistic record is stored (docs/core-cache.md, Datasets): its numbers as
+ * columns of 64-bit floats, so filters and sorts run over typed arrays, and the rest of the record
+ * (strings, lists, timestamps as written) as JSON. A null number is NaN in its column.
+ */
+
+/** Numbers of the record that live only in columns (they are left out of the JSON rest). */
+export const RECORD_NUMBER_FIELDS = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'] as const;
+
+/** Fields that stay in the JSON rest but also get a column, so that they can be filtered. */
+export const DERIVED_FIELDS = ['lastTradeAt', 'statisticAt', 'createdAt', 'isOpenPosition'] as const;
+
+/** Every numeric column of a record, in the order of a chunk's row-major numbers. */
+export const COLUMN_FIELDS = [...RECORD_NUMBER_FIELDS, ...DERIVED_FIELDS] as const;
+export const COLUMN_COUNT = COLUMN_FIELDS.length;
+export const COLUMN_INDEX: ReadonlyMap<string, number> = new Map(COLUMN_FIELDS.map((f, i) => [f, i]));
+
+const RECORD_NUMBERS: ReadonlySet<string> = new Set(RECORD_NUMBER_FIELDS);
+
+/** The other fields of a statistic record: they are kept as JSON. */
+const REST_FIELDS = Object.keys(positionStatisticSchema.shape).filter((key) => !RECORD_NUMBERS.has(key));
+
+/** Key of the JSON rest that lists the number fields the record did not have at all. */
+export const ABSENT_KEY = '$absent';
+
+/** The column name of a ranking key's percentiles. */
+export const rankingColumn = (key: RankingKey): string => `ranking.${key}`;
+
+/** How a filter value is coerced for a field (as the service does, src/service/store/conditions.ts). */
+export type FieldKind = 'number' | 'time' | 'boolean' | 'string' | 'address' | 'constant';
+
+/**
+ * The kind of every field a leaderboard may filter or sort on. `type` and `protocol` are the same
+ * for every record of a dataset (one protocol, one window), so they are constants.
+ */
+export function fieldKind(field: string): FieldKind {
+  if (field === 'type' || field === 'protocol') return 'constant';
+  if (field === 'id') return 'string';
+  if (field === 'account') return 'address';
+  if (field === 'isOpenPosition') return 'boolean';
+  if (field === 'lastTradeAt' || field === 'statisticAt' || field === 'createdAt') return 'time';
+  return 'number';
+}
+
+/** A record as the client parsed it. */
+type RecordIn = Record<string, unknown>;
+
+/**
+ * Splits a record into its column values (written at `out[offset..offset+COLUMN_COUNT)`) and its
+ * JSON rest. Absent numbers are listed in the rest so that the record comes back exactly as it came.
+ */
+export function splitRecord(record: RecordIn, out: Float64Array, offset: number): string {
+  // The record is the client's parse of the API's statistic record, which keeps only its schema's
+  // fields: walking that fixed list costs half of a for…in over every key.
+  const rest: Record<string, unknown> = {};
+  for (const key of REST_FIELDS) if (record[key] !== undefined) rest[key] = record[key];
+  let absent: string[] | null = null;
+  for (let f = 0; f < RECORD_NUMBER_FIELDS.length; f += 1) {
+    const name = RECORD_NUMBER_FIELDS[f] as string;
+    const value = record[name];
+    if (value === undefined) (absent ??= []).push(name);
+    out[offset + f] = typeof value === 'number' ? value : NaN;
+  }
+  let f = RECORD_NUMBER_FIELDS.length;
+  for (const name of ['lastTradeAt', 'statisticAt', 'createdAt'] as const) {
+    const value = record[name];
+    out[offset + f] = typeof value === 'string' ? Date.parse(value) : NaN;
+    f += 1;
+  }
+  const open = record.isOpenPosition;
+  out[offset + f] = open === true ? 1 : open === false ? 0 : NaN;
+  if (absent) rest[ABSENT_KEY] = absent;
+  return JSON.stringify(rest);
+}
+
+/** Splits a batch of records for the worker (see PackedRecords). */
+export function packRecords(records: readonly RecordIn[]): PackedRecords {
+  const numbers = new Float64Array(records.length * COLUMN_COUNT);
+  const rests = new Array<string>(records.length);
+  const ids = new Array<string>(records.length);
+  const accounts = new Array<string>(records.length);
+  records.forEach((record, i) => {
+    ids[i] = record.id as string;
+    accounts[i] = record.account as string;
+    rests[i] = splitRecord(record, numbers, i * COLUMN_COUNT);
+  });
+  return { ids, accounts, rests, numbers };
+}
+
+/** The record again, from its JSON rest and its numbers (`numbers[at..]`, as splitRecord wrote them). */
+export function joinRecord(rest: string, numbers: Float64Array, at: number): Record<string, unknown> {
+  const record = JSON.parse(rest) as Record<string, unknown>;
+  const absent = record[ABSENT_KEY] as string[] | undefined;
+  if (absent !== undefined) delete record[ABSENT_KEY];
+  for (let f = 0; f < RECORD_NUMBER_FIELDS.length; f += 1) {
+    const name = RECORD_NUMBER_FIELDS[f] as string;
+    if (absent !== undefined && absent.includes(name)) continue;
+    const value = numbers[at + f] as number;
+    record[name] = value === value ? value : null;
+  }
+  return record;
+}
+
+/** The rows of a packed leaderboard answer: each record with its `ranking`. */
+export function unpackRows(
+  packed: Pick<LeaderboardPacked, 'rests' | 'numbers' | 'rankings'>,
+): Record<string, unknown>[] {
+  return packed.rests.map((rest, k) => {
+    const record = joinRecord(rest, packed.numbers, k * COLUMN_COUNT);
+    const ranking: Record<string, number> = {};
+    for (let r = 0; r < RANKING_KEYS.length; r += 1)
+      ranking[RANKING_KEYS[r] as string] = packed.rankings[k * RANKING_KEYS.length + r] as number;
+    record.ranking = ranking;
+    return record;
+  });
+}

@@ -1,0 +1,6 @@
+export {
+  StatisticsDatasets,
+  type StatisticsDatasetsOptions,
+  type SearchAfterSource,
+} from './statistics-datasets';
+export type { LeaderboardAnswer, LeaderboardQuery } from './protocol';

@@ -1,0 +1,93 @@
+import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
+import type { Window } from '../../src/shared/api/common';
+import { rankPopulation, type RankingInput } from '../../src/service/analytics/rankings';
+import { SeededRandom } from '../../src/service/fixture/random';
+import type { ServiceDb } from '../../src/service/store/database';
+import { currentGeneration } from '../../src/service/store/statistics';
+import { statisticId } from '../../src/service/statistics/writer';
+
+/** Fields that are null for a trader with nothing to measure (semantics.md: min/max of nothing). */
+const NULLABLE = new Set([
+  'realisedMaxDrawdown',
+  'realisedMaxDrawdownPnl',
+  'maxDrawdown',
+  'maxDrawdownPnl',
+  'minDuration',
+  'maxDuration',
+  'minLeverage',
+  'maxLeverage',
+]);
+
+/** Fields that are counts (integers ≥ 0). */
+const COUNTS = new Set(['totalTrade', 'totalWin', 'totalLose', 'totalLiquidation']);
+
+/**
+ * Replaces one population (protocol and window) of the service's current statistics with `count`
+ * synthetic records where nulls and ties are common (the fixture world has neither), ranked by the
+ * service's own ranking code so that they are what a recompute would publish.
+ */
+export function replacePopulation(
+  db: ServiceDb,
+  protocol: string,
+  window: Window,
+  count: number,
+  seed = 3,
+): void {
+  const random = new SeededRandom(seed);
+  const numeric = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'];
+  const records = Array.from({ length: count }, () => {
+    const values: Record<string, number | null> = {};
+    for (const f of numeric) {
+      values[f] =
+        NULLABLE.has(f) && random.chance(0.25)
+          ? null
+          : COUNTS.has(f)
+            ? random.int(0, 4)
+            : random.pick([-20, -2.5, 0, 1, 3.25, 7, 50, 1234.5]);
+    }
+    return { account: `0x${random.hex(20)}`, values };
+  });
+  const rankings = rankPopulation(records.map((r) => r.values as unknown as RankingInput));
+  const gen = currentGeneration(db);
+  const columns = [
+    'id',
+    'account',
+    'protocol',
+    'type',
+    'gen_from',
+    ...numeric.map((f) => `"${f}"`),
+    ...RANKING_KEYS.map((k) => `"rk_${k}"`),
+    'index_tokens',
+    'pairs',
+    'is_open_position',
+    'last_trade_at_ms',
+    'statistic_at_ms',
+    'created_at_ms',
+    'updated_at_ms',
+  ];
+  const insert = db.prepare(
+    `INSERT INTO statistics (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  );
+  db.transaction(() => {
+    db.prepare('DELETE FROM statistics WHERE protocol = ? AND type = ?').run(protocol, window);
+    records.forEach((r, i) => {
+      const at = 1_700_000_000_000 + random.int(0, 3) * 86_400_000;
+      insert.run(
+        statisticId(r.account, protocol, window),
+        r.account,
+        protocol,
+        window,
+        gen,
+        ...numeric.map((f) => r.values[f] ?? null),
+        ...RANKING_KEYS.map((k) => (rankings[i] as Record<string, number>)[k]),
+        '["0x82af49447d8a07e3bd95bd0d56f35241523fbab1"]',
+        random.chance(0.5) ? '["ETH-USDT"]' : '[]',
+        random.int(0, 1),
+        at,
+        at,
+        at,
+        at,
+      );
+    });
+  })();
+}

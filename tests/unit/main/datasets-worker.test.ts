@@ -1,0 +1,133 @@
+// The dataset worker thread behind StatisticsDatasets: its failures reach callers as CoreErrors,
+// a worker that dies is replaced on the next call, and close() ends it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StatisticsDatasets } from '../../../src/main/core/cache/datasets/statistics-datasets';
+import { CoreError } from '../../../src/main/core/errors';
+
+const dirs: string[] = [];
+const open = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
+  dirs.push(dir);
+  return new StatisticsDatasets(join(dir, 'datasets.db'));
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The worker thread of a StatisticsDatasets (private: reached into for these tests only). */
+const threadOf = (datasets: StatisticsDatasets) =>
+  (datasets as unknown as { worker: { worker: Worker | null } }).worker.worker;
+
+const query = {
+  profileId: 'p',
+  protocols: ['NOVA_ARB'],
+  window: 'D30',
+  ranges: [],
+  sort: { field: 'pnl', direction: 'desc' as const },
+  limit: 10,
+  offset: 0,
+};
+
+describe('the dataset worker', () => {
+  it('runs in its own thread and answers errors as CoreErrors with their code', async () => {
+    const datasets = open();
+    expect(await datasets.list('p')).toEqual([]);
+    expect(threadOf(datasets)?.threadId).toBeGreaterThan(0);
+    await expect(datasets.query({ ...query, required: true })).rejects.toSatisfy(
+      (e: unknown) => e instanceof CoreError && e.code === 'NOT_FOUND',
+    );
+    expect(await datasets.query({ ...query, required: false })).toBeNull();
+    await datasets.close();
+  });
+
+  it('fails the calls of a worker that died, and starts a new one for the next call', async () => {
+    const datasets = open();
+    await datasets.list('p');
+    const first = threadOf(datasets) as Worker;
+    const pending = datasets.list('p');
+    await first.terminate();
+    await expect(pending).rejects.toSatisfy((e: unknown) => e instanceof CoreError && e.code === 'INTERNAL');
+    expect(await datasets.list('p')).toEqual([]);
+    expect(threadOf(datasets)).not.toBe(first);
+    await datasets.close();
+  });
+
+  it('ends its thread on close; later calls fail with a CoreError', async () => {
+    const datasets = open();
+    await datasets.list('p');
+    const thread = threadOf(datasets) as Worker;
+    const exited = new Promise((resolve) => thread.once('exit', resolve));
+    await datasets.close();
+    await exited;
+    await expect(datasets.list('p')).rejects.toBeInstanceOf(CoreError);
+  });
+});
+
+/** A search-after endpoint over `ids` (one pit), answering like a deployment that ends with null. */
+function fakeService(count: number) {
+  const ids = Array.from({ length: count }, (_, i) => `id${String(i).padStart(3, '0')}`);
+  const record = (id: string) => ({
+    id,
+    account: `0x${'a'.repeat(40)}`,
+    type: 'D30',
+    protocol: 'NOVA_ARB',
+    pnl: Number(id.slice(2)),
+    lastTradeAt: '2024-01-01T00:00:00.000Z',
+    statisticAt: '2024-01-01T00:00:00.000Z',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    indexTokens: [],
+  });
+  const calls: { sort: string; after: unknown }[] = [];
+  const source = {
+    searchAfter: async (body: {
+      size?: number;
+      sort?: Record<string, string>[];
+      searchAfter?: unknown[];
+    }) => {
+      const desc = body.sort?.[0]?.id === 'desc';
+      const order = desc ? [...ids].reverse() : ids;
+      const after = body.searchAfter?.[0] as string | undefined;
+      calls.push({ sort: desc ? 'desc' : 'asc', after });
+      const from = after === undefined ? 0 : order.indexOf(after) + 1;
+      const data = order.slice(from, from + (body.size ?? 20)).map(record);
+      const exhausted = from + data.length >= order.length;
+      return {
+        data,
+        meta: {
+          total: count,
+          totalPages: 1,
+          pitId: 'pit',
+          // This deployment answers null once the data is exhausted (decisions.md allows it).
+          searchAfter: exhausted ? null : [data.at(-1)?.id ?? null],
+        },
+      };
+    },
+  };
+  return { source, calls };
+}
+
+describe('a download against a deployment that ends its cursor with null', () => {
+  it('stops there instead of starting over, from either end', async () => {
+    for (const ends of [1, 2] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
+      dirs.push(dir);
+      // 40 records in batches of 10: every batch is full, the last one answers searchAfter null.
+      const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends });
+      const { source, calls } = fakeService(40);
+      const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
+      await datasets.start(
+        'p',
+        key,
+        async () => source as never,
+        () => undefined,
+      );
+      expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+      expect(calls.filter((c) => c.after === undefined).length).toBe(ends);
+      await datasets.close();
+    }
+  });
+});
