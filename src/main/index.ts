@@ -1,10 +1,11 @@
-import { app, ipcMain, shell } from 'electron';
+import { app, dialog, ipcMain, shell, type BrowserWindow } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCore, type Core } from './core/core';
 import { KeytarSecretStore } from './core/secrets/keytar-store';
 import { forwardEvents, registerIpc } from './electron/ipc';
 import { applySecurity, isAppUrl, restrictPermissions } from './electron/security';
+import { saveDialogPicker } from './electron/save-dialog';
 import { createMainWindow } from './electron/window';
 
 /**
@@ -16,6 +17,7 @@ const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 const appUrl = () => devServerUrl ?? new URL(`file://${join(outDir, 'renderer', 'index.html')}`).toString();
 
 let core: Core | null = null;
+let mainWindow: BrowserWindow | null = null;
 
 async function boot(): Promise<void> {
   applySecurity(app, shell, appUrl);
@@ -31,10 +33,18 @@ async function boot(): Promise<void> {
     // The service runs on Electron's own Node, so nothing else need be installed.
     serviceExecPath: process.execPath,
     serviceEnv: { ELECTRON_RUN_AS_NODE: '1' },
+    // Exports go where the user says, through the system's save dialog.
+    pickSavePath: saveDialogPicker(
+      dialog,
+      () => mainWindow,
+      () => app.getPath('downloads'),
+    ),
   });
   const started = core;
   registerIpc(ipcMain, started, (event) => isAppUrl(event.senderFrame?.url ?? '', appUrl()));
   const window = createMainWindow(outDir, devServerUrl);
+  mainWindow = window;
+  window.on('closed', () => (mainWindow = null));
   forwardEvents(started, window.webContents);
 }
 

@@ -8,6 +8,7 @@ import { graphqlRoutes } from './graphql/routes';
 import { eventRoutes } from './http/routes/events';
 import { sandboxRoutes } from './http/routes/sandbox';
 import { copyPositionActionRoutes } from './http/routes/copy-positions-actions';
+import { withdrawFeeRoutes } from './copy-trading/withdraw-fees-route';
 import { CopyEngine } from './copy/engine';
 import { catchUpSourceOrders } from './copy-feed';
 import type { CopyEvent } from './copy/types';
@@ -59,6 +60,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   tokenRoutes(app, ctx);
   statisticRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
+  withdrawFeeRoutes(app, ctx);
   graphqlRoutes(app, ctx);
   eventRoutes(app, ctx);
   // The copy engine follows every source order: the live market's, the sandbox's.

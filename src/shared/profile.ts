@@ -10,6 +10,21 @@ export const DEFAULT_GRAPHQL_NAMESPACE = 'local';
 export const DEFAULT_SERVICE_NAME = 'Copydesk Local';
 export const LOCAL_PROFILE_ID = 'local';
 
+const usd = z.number({ message: 'must be a number' }).min(0, { message: 'must be at least 0' });
+
+/**
+ * A deployment's withdrawal fees in USD (decisions.md, Copy wallets and withdrawal): the service
+ * fee, the venue's transfer and withdraw fees, and the smallest amount accepted (5 + all fees on
+ * the local service).
+ */
+export const withdrawFeesSchema = z.strictObject({
+  feeAmount: usd,
+  transferFee: usd,
+  withdrawFee: usd,
+  minimum: usd,
+});
+export type WithdrawFees = z.infer<typeof withdrawFeesSchema>;
+
 export const serviceProfileSchema = z.strictObject({
   id: z
     .string()
@@ -25,6 +40,11 @@ export const serviceProfileSchema = z.strictObject({
   graphqlNamespace: z
     .string()
     .regex(/^[a-z][a-z0-9_]*$/, { message: 'must be lowercase letters, digits or _' }),
+  /**
+   * Withdrawal fees to assume when the deployment does not publish them (its
+   * `GET /embedded-wallets/<venue>/withdraw-fees` is missing); the service still has the last word.
+   */
+  withdrawFees: withdrawFeesSchema.optional(),
 });
 /** One deployment of the service the terminal can talk to. */
 export type ServiceProfile = z.infer<typeof serviceProfileSchema>;
@@ -35,6 +55,8 @@ export const exchangeOf = (venue: string): string => venue.toUpperCase();
 export const embeddedWalletsPath = (venue: string): string => `/copy-wallets/${venue}-embedded/list`;
 /** `/embedded-wallets/<venue>/withdraw`. */
 export const withdrawPath = (venue: string): string => `/embedded-wallets/${venue}/withdraw`;
+/** `/embedded-wallets/<venue>/withdraw-fees` (outside the spec: docs/copy-trading-api.md). */
+export const withdrawFeesPath = (venue: string): string => `/embedded-wallets/${venue}/withdraw-fees`;
 /** `/public/position/statistic-<venue>/pnl-statistics`. */
 export const pnlStatisticsPath = (venue: string): string =>
   `/public/position/statistic-${venue}/pnl-statistics`;

@@ -1,22 +1,29 @@
 import { join } from 'node:path';
-import {
-  DEFAULT_SERVICE_NAME,
-  DEFAULT_GRAPHQL_NAMESPACE,
-  DEFAULT_VENUE,
-  LOCAL_PROFILE_ID,
-  type ServiceProfile,
-} from '../../shared/profile';
+import { LOCAL_PROFILE_ID, type ServiceProfile } from '../../shared/profile';
 import type { Result } from '../../shared/result';
 import type { AppInfo } from '../../shared/ipc/contract';
-import { ServiceClient } from './client/service-client';
+import { openCacheDatabase } from './cache/cache-db';
+import { Connectivity } from './cache/connectivity';
+import { KeyValueTable } from './cache/key-value';
+import { ReadThrough } from './cache/read-through';
+import { ResponseCache } from './cache/response-cache';
+import { USER_SCOPED_CHANNELS } from './cache/user-scoped';
+import { StatisticsDatasets } from './cache/datasets';
+import { WithdrawalLog } from './cache/withdrawal-log';
+import type { ServiceClientOptions } from './client/service-client';
+import { CopyActivityFeed } from './copy-activity-feed';
 import { dispatch } from './dispatch';
-import { CoreError } from './errors';
 import { CoreEvents } from './events';
+import { exportsFolderPicker, type PickSavePath } from './export/exports-folder';
 import { createHandlers } from './handlers/handlers';
-import { LocalServiceProcess } from './local-service/service-process';
+import { LocalServiceProcess, type RestartPolicy } from './local-service/service-process';
+import { ProfileManager, type LocalServiceLink } from './profiles/profile-manager';
+import { ProfileStore } from './profiles/profile-store';
 import type { SecretStore } from './secrets/secret-store';
-import { SessionManager } from './session';
+import { SettingsStore } from './settings/settings-store';
 import { Wallet } from './wallet/wallet';
+
+export { localProfile } from './profiles/profile-manager';
 
 export interface CoreOptions {
   dataDir: string;
@@ -24,7 +31,7 @@ export interface CoreOptions {
   secrets: SecretStore;
   appVersion: string;
   ephemeralKeychain: boolean;
-  /** The service to talk to; omitted = start the embedded local service. */
+  /** A remote profile to add and make active; with it the core starts no local service. */
   remoteProfile?: ServiceProfile;
   /** How to run the local service's Node (Electron passes its own binary). */
   serviceExecPath?: string;
@@ -33,21 +40,44 @@ export interface CoreOptions {
   world?: 'demo' | 'fixture' | 'empty';
   /** Keep the local market moving (default: true). */
   live?: boolean;
+  /** Where `export:csv` writes: the shell's choice. Default: `<dataDir>/exports/` (the web shell's). */
+  pickSavePath?: PickSavePath;
+  /** Timings, for tests: the local service's restarts, the offline probe, the client's retries. */
+  tuning?: {
+    restart?: Partial<RestartPolicy>;
+    probeIntervalMs?: number;
+    client?: Omit<ServiceClientOptions, 'credentials'>;
+    eventStream?: { backoff?: { baseMs: number; maxMs: number }; idleTimeoutMs?: number };
+  };
 }
 
 /** The desktop core: plain Node, hosted by the Electron shell or the web shell. */
 export interface Core {
   invoke(channel: unknown, request: unknown): Promise<Result<unknown>>;
   events: CoreEvents;
+  /** The active profile. */
   profile(): ServiceProfile;
-  /** Resolves when the service answers (the local one may be seeding its world first). */
+  /** Resolves when the local service answers (it may be seeding its world first); at once without one. */
   ready(): Promise<void>;
+  /** The local service's process id while it runs (diagnostics and tests). */
+  localServicePid(): number | null;
   close(): Promise<void>;
 }
 
-/** Starts the core: the local service unless a remote profile is given, the wallet, the handlers. */
+/**
+ * Starts the core: its cache database, the local service (unless a remote profile is given), the
+ * profiles with their sessions, the event stream and the handlers.
+ */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
+  const cacheDir = join(options.dataDir, 'cache');
+  const db = openCacheDatabase(join(cacheDir, 'core.db'));
+  const table = new KeyValueTable(db);
+  const cache = new ResponseCache(db);
+  const settings = new SettingsStore(table);
+  const withdrawals = new WithdrawalLog(table);
+  const datasets = new StatisticsDatasets(join(cacheDir, 'datasets.db'));
+
   const localService = options.remoteProfile
     ? null
     : new LocalServiceProcess({
@@ -55,46 +85,127 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         events,
         ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
         ...(options.serviceEnv && { env: options.serviceEnv }),
+        ...(options.tuning?.restart && { restart: options.tuning.restart }),
         args: serviceArgs(options),
       });
   // The shells open at once; the local service may still be preparing its world (the first
   // start seeds the demo world), and calls that need it wait for it.
-  let profile: ServiceProfile = options.remoteProfile ?? localProfile('');
-  const ready: Promise<ServiceClient> = (
-    localService
-      ? localService.start().then((url) => (profile = localProfile(url)))
-      : Promise.resolve(profile)
-  ).then((p) => new ServiceClient(p));
-  ready.catch(() => undefined); // the failure is reported as a service:state event and to each caller
-  const client = () =>
-    ready.catch((error: Error) =>
-      Promise.reject(new CoreError('OFFLINE', `The local service did not start: ${error.message}`)),
-    );
+  const localReady = localService?.start() ?? null;
+  localReady?.catch(() => undefined); // reported as a service:state event and to each caller
+  const local: LocalServiceLink | null =
+    localService && localReady
+      ? { ready: localReady, url: () => localService.url, createApiKey: () => localService.createApiKey() }
+      : null;
+
   const wallet = new Wallet(options.secrets);
-  const session = new SessionManager(profile.id, client, wallet, options.secrets);
+  const profiles: ProfileManager = new ProfileManager({
+    store: new ProfileStore(table),
+    wallet,
+    secrets: options.secrets,
+    local,
+    ...(options.remoteProfile && { initialRemote: options.remoteProfile }),
+    ...(options.tuning?.client && { clientOptions: options.tuning.client }),
+    onSessionChange: (status) => {
+      events.emit('session:changed', status);
+      void feed.sync();
+    },
+    onProfileReset: (profileId, deleted) => {
+      cache.clear(profileId);
+      void datasets.clear(profileId);
+      if (deleted) withdrawals.clear(profileId);
+    },
+    onActiveChange: (context) => {
+      connectivity.switchProfile(context.id);
+      void feed.sync();
+    },
+    onListChange: (view) => events.emit('profile:changed', view),
+  });
+  const connectivity = new Connectivity(events, profiles.active().id, undefined, {
+    probe: async () => (await profiles.active().serviceClient()).health(),
+    ...(options.tuning?.probeIntervalMs !== undefined && { probeIntervalMs: options.tuning.probeIntervalMs }),
+  });
+  const reads = new ReadThrough({
+    cache,
+    events,
+    connectivity,
+    profileId: () => profiles.active().id,
+    afterWrite: () => cache.evictTo(settings.cacheLimitBytes()),
+  });
+  const feed = new CopyActivityFeed({
+    profiles,
+    events,
+    withdrawals,
+    connectivity,
+    ...(options.tuning?.eventStream && { stream: options.tuning.eventStream }),
+  });
+  const activeProfile = (): ServiceProfile => {
+    const id = profiles.active().id;
+    return profiles.profiles().find((p) => p.id === id) ?? profiles.active().profile;
+  };
+
   const handlers = createHandlers({
     wallet,
-    session,
+    profiles,
     events,
-    client,
-    appInfo: () => ({
-      appVersion: options.appVersion,
-      shell: options.shell,
-      dataDir: options.dataDir,
-      profile: { id: profile.id, name: profile.name, baseUrl: profile.baseUrl, kind: profile.kind },
-      ephemeralKeychain: options.ephemeralKeychain,
-      versions: {
-        node: process.versions.node,
-        ...(process.versions.electron && { electron: process.versions.electron }),
-      },
-    }),
+    reads,
+    cache,
+    connectivity,
+    settings,
+    withdrawals,
+    datasets,
+    pickSavePath: options.pickSavePath ?? exportsFolderPicker(options.dataDir),
+    cachePath: cacheDir,
+    forgetUserData: (profileId) => {
+      for (const id of profileId === undefined ? profiles.ids() : [profileId])
+        cache.clearChannels(id, USER_SCOPED_CHANNELS);
+    },
+    appInfo: () => {
+      const profile = activeProfile();
+      return {
+        appVersion: options.appVersion,
+        shell: options.shell,
+        dataDir: options.dataDir,
+        profile: { id: profile.id, name: profile.name, baseUrl: profile.baseUrl, kind: profile.kind },
+        ephemeralKeychain: options.ephemeralKeychain,
+        versions: {
+          node: process.versions.node,
+          ...(process.versions.electron && { electron: process.versions.electron }),
+        },
+      };
+    },
   });
+
+  void connectivity.probeOnce();
+  void feed.sync();
+  // The local profile makes itself an API key on first start, so search-after works there.
+  void localReady?.then(
+    () =>
+      profiles
+        .context(LOCAL_PROFILE_ID)
+        .ensureApiKey()
+        .catch((error: unknown) =>
+          console.error(`[copydesk core] the local API key is not available: ${(error as Error).message}`),
+        ),
+    () => undefined, // a service that did not start is reported already
+  );
+
+  let closing: Promise<void> | null = null;
   return {
     invoke: (channel, request) => dispatch(handlers, channel, request),
     events,
-    profile: () => profile,
-    ready: () => ready.then(() => undefined),
-    close: async () => localService?.stop(),
+    profile: activeProfile,
+    ready: async () => {
+      await localReady;
+    },
+    localServicePid: () => localService?.pid ?? null,
+    close: () =>
+      (closing ??= (async () => {
+        connectivity.close();
+        await feed.close();
+        await profiles.settle();
+        await Promise.all([localService?.stop(), datasets.close()]);
+        db.close();
+      })()),
   };
 }
 
@@ -105,17 +216,4 @@ function serviceArgs(options: CoreOptions): string[] {
     ...(world === 'demo' ? ['--demo'] : world === 'empty' ? ['--empty'] : []),
     ...(options.live === false ? [] : ['--live']),
   ];
-}
-
-/** The default profile: the embedded local service at the URL it started on. */
-export function localProfile(baseUrl: string): ServiceProfile {
-  return {
-    id: LOCAL_PROFILE_ID,
-    name: 'Local service',
-    kind: 'local',
-    baseUrl,
-    serviceName: DEFAULT_SERVICE_NAME,
-    venue: DEFAULT_VENUE,
-    graphqlNamespace: DEFAULT_GRAPHQL_NAMESPACE,
-  };
 }

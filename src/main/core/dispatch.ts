@@ -1,6 +1,7 @@
 import { channels, isChannel, type Result } from '../../shared';
 import { fail, ok } from '../../shared/result';
 import { describeIssues } from '../../shared/validation';
+import { requestScope } from './cache/request-scope';
 import { CoreError } from './errors';
 import type { Handlers } from './handlers/handlers';
 import { KeychainUnavailableError } from './secrets/secret-store';
@@ -15,15 +16,24 @@ export async function dispatch(
   channel: unknown,
   request: unknown,
 ): Promise<Result<unknown>> {
-  if (!isChannel(channel))
-    return fail('UNKNOWN_CHANNEL', `${String(channel).slice(0, 60)} is not a Copydesk channel.`);
-  const parsed = channels[channel].request.safeParse(request ?? {});
-  if (!parsed.success) return fail('VALIDATION_FAILED', describeIssues(parsed.error, 'request'));
+  if (!isChannel(channel)) return fail('UNKNOWN_CHANNEL', `${nameOf(channel)} is not a Copydesk channel.`);
   try {
+    const parsed = channels[channel].request.safeParse(request ?? {});
+    if (!parsed.success) return fail('VALIDATION_FAILED', describeIssues(parsed.error, 'request'));
     const handler = handlers[channel] as (req: unknown) => Promise<unknown>;
-    return ok(await handler(parsed.data));
+    // The raw request rides along for the cache-first reads' `data:fresh` keys (request-scope.ts).
+    return ok(await requestScope.run({ channel, request: request ?? {} }, () => handler(parsed.data)));
   } catch (error) {
     return failureOf(error);
+  }
+}
+
+/** A channel name to quote in a message, whatever was sent (some objects cannot even be stringified). */
+function nameOf(channel: unknown): string {
+  try {
+    return String(channel).slice(0, 60);
+  } catch {
+    return `a ${typeof channel}`;
   }
 }
 

@@ -5,6 +5,9 @@ import type { SecretStore } from './secrets/secret-store';
 import type { Wallet } from './wallet/wallet';
 import { CoreError } from './errors';
 
+/** The keychain item of a profile's session (token and user). */
+export const sessionAccount = (profileId: string): string => `session.${profileId}`;
+
 /**
  * The login to one profile's service: sign the service's message on the device, keep the token
  * in memory and in the keychain (so a restart stays logged in), never hand it to the renderer.
@@ -12,6 +15,9 @@ import { CoreError } from './errors';
 export class SessionManager {
   private session: Session | null = null;
   private token: string | null = null;
+  private restored = false;
+  private renewing: Promise<string | null> | null = null;
+  private readonly listeners = new Set<(status: AuthStatus) => void>();
 
   constructor(
     private readonly profileId: string,
@@ -22,12 +28,18 @@ export class SessionManager {
   ) {}
 
   private get tokenAccount(): string {
-    return `session.${this.profileId}`;
+    return sessionAccount(this.profileId);
+  }
+
+  /** Calls `listener` after each login, re-login or logout; returns the unsubscribe function. */
+  onChange(listener: (status: AuthStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Logged in or not, as the renderer may see it. */
   async status(): Promise<AuthStatus> {
-    if (this.session === null) await this.restore();
+    if (this.session === null && !this.restored) await this.restore();
     return { loggedIn: this.session !== null, session: this.session };
   }
 
@@ -52,24 +64,71 @@ export class SessionManager {
       referralCode: user.referralCode,
       loggedInAt: time,
     };
+    this.restored = true;
     await this.secrets.set(this.tokenAccount, JSON.stringify({ token: this.token, session: this.session }));
+    this.announce();
     return this.session;
+  }
+
+  /**
+   * Signs in again after the service refused the token (expired or revoked), once for all the
+   * calls that were refused together. Resolves with the new token, or null when there is no
+   * session to renew or the new login failed (the session is then ended here too).
+   */
+  renew(): Promise<string | null> {
+    this.renewing ??= (async () => {
+      try {
+        if (this.session === null) await this.restore();
+        // Only a session the user opened is renewed; a logged-out user stays logged out.
+        if (this.session === null) return null;
+        await this.login();
+        return this.token;
+      } catch (error) {
+        console.error(
+          `[copydesk core] signing in again to ${this.profileId} failed: ${(error as Error).message}`,
+        );
+        // The service refused the new login (or the wallet is gone): the session is over. When
+        // it merely could not be reached, the session stays for when it comes back.
+        const unreachable =
+          error instanceof CoreError && (error.code === 'OFFLINE' || error.code === 'TIMEOUT');
+        if (!unreachable) await this.logout().catch(() => undefined);
+        return null;
+      } finally {
+        this.renewing = null;
+      }
+    })();
+    return this.renewing;
   }
 
   /** Forgets the token here and in the keychain. */
   async logout(): Promise<AuthStatus> {
+    const had = this.session !== null;
     this.token = null;
     this.session = null;
+    this.restored = true;
     await this.secrets.delete(this.tokenAccount);
+    if (had) this.announce();
     return { loggedIn: false, session: null };
   }
 
-  /** The token for authenticated calls, or null when logged out. */
+  /** The token for authenticated calls, or null when logged out (as known in memory). */
   accessToken(): string | null {
     return this.token;
   }
 
+  /** The token for authenticated calls, restoring a saved session first; null when logged out. */
+  async currentToken(): Promise<string | null> {
+    if (this.token === null && !this.restored) await this.restore();
+    return this.token;
+  }
+
+  private announce(): void {
+    const status: AuthStatus = { loggedIn: this.session !== null, session: this.session };
+    for (const listener of this.listeners) listener(status);
+  }
+
   private async restore(): Promise<void> {
+    this.restored = true;
     const saved = await this.secrets.get(this.tokenAccount);
     if (!saved) return;
     try {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import pkg from '../../../package.json';
 import { defaultDataDir } from '../../node/data-dir';
 import { startCore } from '../core/core';
+import { exportsFolderPicker } from '../core/export/exports-folder';
 import { KEYCHAIN_SERVICE, KeytarSecretStore } from '../core/secrets/keytar-store';
 import { startWebShell } from './server';
 
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     ephemeralKeychain: values['ephemeral-keychain'] || process.env.COPYDESK_EPHEMERAL_KEYCHAIN === '1',
     world,
     live: !values.static,
+    // No save dialog in a browser tab: exports land in the data folder, and the answer says where.
+    pickSavePath: exportsFolderPicker(dataDir),
   });
   const shell = await startWebShell({ core, rendererDir, port });
   console.log(`Copydesk data folder: ${dataDir}`);

@@ -80,6 +80,12 @@ export class ResponseCache {
     return victims.length;
   }
 
+  /** Forgets one profile's answers of the given channels (after a write changed what they show). */
+  clearChannels(profileId: string, channels: readonly string[]): void {
+    const remove = prepareCached(this.db, 'DELETE FROM responses WHERE profile_id = ? AND channel = ?');
+    this.db.transaction(() => channels.forEach((channel) => remove.run(profileId, channel)))();
+  }
+
   /** Forgets one profile's answers, or every profile's. */
   clear(profileId?: string): void {
     if (profileId === undefined) prepareCached(this.db, 'DELETE FROM responses').run();

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import {
   embeddedWalletsPath,
   pnlStatisticsPath,
+  withdrawFeesPath,
+  withdrawFeesSchema,
   withdrawPath,
   type ServiceProfile,
+  type WithdrawFees,
 } from '../../../shared/profile';
 import { appErrorCodes, type AppErrorCode } from '../../../shared/result';
 import {
@@ -74,7 +77,7 @@ import {
   type TraderStatisticsByWindow,
 } from '../../../shared/api/statistics';
 import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
-import { NO_CREDENTIALS, type Credentials } from './credentials';
+import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
 import { requestJson, ServiceRequestError, type HttpOptions, type RequestSpec } from './http';
 import { DEFAULT_RETRY_POLICY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry';
@@ -186,6 +189,16 @@ export class ServiceClient {
       tokensResponseSchema,
     );
     return answer.data;
+  }
+
+  /** `GET /health` (outside the spec): true when the service answers; never retried. */
+  async health(): Promise<boolean> {
+    try {
+      await this.call({ method: 'GET', path: '/health', auth: 'none', idempotent: false }, z.unknown());
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   // ── Trader statistics and positions (JWT or API key) ─────────────────────────────────────
@@ -397,6 +410,17 @@ export class ServiceClient {
     );
   }
 
+  /**
+   * `GET /embedded-wallets/<venue>/withdraw-fees` (outside the spec, docs/copy-trading-api.md):
+   * the deployment's fees and minimum. A deployment without it answers 404 (NOT_FOUND).
+   */
+  async withdrawFees(): Promise<WithdrawFees> {
+    return this.call(
+      { method: 'GET', path: withdrawFeesPath(this.profile.venue), auth: 'none', idempotent: true },
+      z.object(withdrawFeesSchema.shape),
+    );
+  }
+
   // ── Copy positions and activity logs (JWT) ───────────────────────────────────────────────
 
   /** `POST /copy-positions/page`: filters in the query string, id lists in the optional body. */
@@ -468,46 +492,67 @@ export class ServiceClient {
     );
   }
 
-  /** Adds the call's credentials (or fails before sending), then sends, retrying idempotent calls. */
+  /**
+   * Adds the call's credentials (or fails before sending), then sends, retrying idempotent calls.
+   * A 401 to a call that carried a credential is answered once by renewing that credential and
+   * sending again: the service refuses before acting, so even a write is safe to send twice.
+   */
   private async call<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
-    const spec: RequestSpec = {
-      method: call.method,
-      path: call.path,
-      ...(call.body !== undefined && { body: call.body }),
-      headers: { ...call.headers, ...this.credentialHeaders(call) },
+    const send = async (renewed: boolean): Promise<z.output<S>> => {
+      const { headers, carried } = await this.credentialHeaders(call);
+      const spec: RequestSpec = {
+        method: call.method,
+        path: call.path,
+        ...(call.body !== undefined && { body: call.body }),
+        headers: { ...call.headers, ...headers },
+      };
+      const once = () => requestJson(this.http, spec, schema);
+      try {
+        return await (call.idempotent ? withRetry(once, this.retry, this.sleep) : once());
+      } catch (error) {
+        const refused = error instanceof ServiceRequestError && error.status === 401;
+        if (!refused || renewed || carried === null || !this.credentials.renew) throw error;
+        const fresh = await this.credentials.renew(carried);
+        if (fresh === null) throw error;
+        return send(true);
+      }
     };
-    const once = () => requestJson(this.http, spec, schema);
-    return call.idempotent ? withRetry(once, this.retry, this.sleep) : once();
+    return send(false);
   }
 
   /**
-   * The credential header of a call. JWT-or-key calls send the API key when there is one (keys
-   * do not expire), else the token; sending both would make an expired token hide a good key.
+   * The credential header of a call, and which credential it is. JWT-or-key calls send the API
+   * key when there is one (keys do not expire), else the token; sending both would make an
+   * expired token hide a good key. A call that needs an API key the profile lacks asks for one
+   * first (the local profile provisions its own).
    */
-  private credentialHeaders(call: Call): Record<string, string> {
+  private async credentialHeaders(
+    call: Call,
+  ): Promise<{ headers: Record<string, string>; carried: CredentialKind | null }> {
+    if (call.auth === 'none') return { headers: {}, carried: null };
     const what = `${call.method} ${call.path.split('?')[0]}`;
-    const token = nonEmpty(this.credentials.accessToken());
-    const key = nonEmpty(this.credentials.apiKey());
+    const token = call.auth === 'apiKey' ? null : nonEmpty(await this.credentials.accessToken());
+    let key = call.auth === 'jwt' ? null : nonEmpty(await this.credentials.apiKey());
+    if (call.auth === 'apiKey' && key === null && this.credentials.renew)
+      key = nonEmpty(await this.credentials.renew('apiKey'));
     switch (call.auth) {
-      case 'none':
-        return {};
       case 'jwt':
-        if (token) return { authorization: token };
+        if (token) return { headers: { authorization: token }, carried: 'jwt' };
         throw new ServiceRequestError(
           'NOT_LOGGED_IN',
           `You are not logged in: log in with your wallet to use ${what}.`,
           null,
         );
       case 'apiKey':
-        if (key) return { 'x-api-key': key };
+        if (key) return { headers: { 'x-api-key': key }, carried: 'apiKey' };
         throw new ServiceRequestError(
           'UNAUTHORIZED',
           `${what} needs an API key: add one to the service profile ${this.profile.name} in Settings.`,
           null,
         );
       case 'jwtOrApiKey':
-        if (key) return { 'x-api-key': key };
-        if (token) return { authorization: token };
+        if (key) return { headers: { 'x-api-key': key }, carried: 'apiKey' };
+        if (token) return { headers: { authorization: token }, carried: 'jwt' };
         throw new ServiceRequestError(
           'NOT_LOGGED_IN',
           `You are not logged in: log in with your wallet, or add an API key to the service profile ${this.profile.name}, to use ${what}.`,

@@ -1,58 +1,76 @@
 import type { z } from 'zod';
 import type { Channel, ChannelResponse, channels } from '../../../shared';
-import type { CoreEvents } from '../events';
-import type { ServiceClient } from '../client/service-client';
-import type { SessionManager } from '../session';
-import type { Wallet } from '../wallet/wallet';
 import type { AppInfo } from '../../../shared/ipc/contract';
+import type { Connectivity } from '../cache/connectivity';
+import type { ReadThrough } from '../cache/read-through';
+import type { ResponseCache } from '../cache/response-cache';
+import type { WithdrawalLog } from '../cache/withdrawal-log';
+import type { CoreEvents } from '../events';
+import type { PickSavePath } from '../export/exports-folder';
+import type { ProfileManager } from '../profiles/profile-manager';
+import type { SettingsStore } from '../settings/settings-store';
+import type { Wallet } from '../wallet/wallet';
+import type { StatisticsDatasets } from '../cache/datasets';
+import { createAccountHandlers } from './account';
+import { createCopyTradingHandlers } from './copy-trading';
+import { createExportHandlers } from './export';
+import { createLiveHandlers } from './live';
+import { createProfileHandlers } from './profiles';
+import { createSettingsHandlers } from './settings';
+import { createStatisticsHandlers } from './statistics';
+import { createWalletHandlers } from './wallets';
+import { createWriteGuard, type WriteGuard } from './write-guard';
 
 /** What the handlers work with. */
 export interface HandlerDeps {
   wallet: Wallet;
-  session: SessionManager;
-  client: () => Promise<ServiceClient>;
+  profiles: ProfileManager;
   events: CoreEvents;
+  reads: ReadThrough;
+  cache: ResponseCache;
+  connectivity: Connectivity;
+  settings: SettingsStore;
+  withdrawals: WithdrawalLog;
+  /** The downloaded statistics datasets (offline leaderboards). */
+  datasets: StatisticsDatasets;
+  /** Where an export goes (a save dialog in Electron, the exports folder in the web shell). */
+  pickSavePath: PickSavePath;
   appInfo: () => AppInfo;
+  /** The folder of the core's caches, as `cache:stats` shows it. */
+  cachePath: string;
+  /** Forgets the cached answers that belong to the logged-in user, of one profile or all. */
+  forgetUserData: (profileId?: string) => void;
 }
+
+/** The handlers' view of the deps: plus the guard every write goes through. */
+export type DomainDeps = HandlerDeps & { write: WriteGuard };
 
 type Handler<C extends Channel> = (
   request: z.output<(typeof channels)[C]['request']>,
 ) => Promise<ChannelResponse<C>>;
 export type Handlers = { [C in Channel]: Handler<C> };
 
-/** One handler per channel: requests arrive already validated by the dispatcher. */
+/** One handler per channel, from one file per domain; requests arrive validated by the dispatcher. */
 export function createHandlers(deps: HandlerDeps): Handlers {
-  const { wallet, session, events } = deps;
-  const announce = async () => events.emit('session:changed', await session.status());
+  const active = () => deps.profiles.active();
+  const domain: DomainDeps = {
+    ...deps,
+    write: createWriteGuard(deps.connectivity, () => `The service ${active().profile.name}`),
+  };
   return {
-    'app:info': async () => deps.appInfo(),
-    'wallet:status': () => wallet.status(),
-    'wallet:create': () => wallet.create(),
-    'wallet:import': ({ privateKey }) => wallet.import(privateKey),
-    'wallet:delete': async ({ address }) => {
-      const status = await wallet.delete(address);
-      // The session belonged to the deleted wallet.
-      await session.logout();
-      await announce();
-      return status;
-    },
-    'auth:status': () => session.status(),
-    'auth:login': async () => {
-      const result = await session.login();
-      await announce();
-      return result;
-    },
-    'auth:logout': async () => {
-      const result = await session.logout();
-      await announce();
-      return result;
-    },
-    'tokens:list': async () => {
-      const byProtocol = await (await deps.client()).tokens();
-      const groups = Object.keys(byProtocol)
-        .sort()
-        .map((protocol) => ({ protocol, tokens: byProtocol[protocol] ?? [] }));
-      return { groups, fetchedAt: new Date().toISOString() };
-    },
+    ...createAccountHandlers(domain),
+    ...createStatisticsHandlers({
+      client: () => active().serviceClient(),
+      reads: deps.reads,
+      events: deps.events,
+      datasets: deps.datasets,
+      profileId: () => active().id,
+    }),
+    ...createLiveHandlers(domain),
+    ...createCopyTradingHandlers(domain),
+    ...createWalletHandlers(domain),
+    ...createProfileHandlers(domain),
+    ...createSettingsHandlers(domain),
+    ...createExportHandlers(domain),
   };
 }

@@ -4,6 +4,24 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CoreEvents } from '../events';
 
+/** When the service is started again after it died, and when the core gives up. */
+export interface RestartPolicy {
+  /** An exit within this long of becoming ready counts as a quick failure. */
+  quickMs: number;
+  /** Quick failures in a row after which the core stops restarting it. */
+  maxQuickFailures: number;
+  /** Wait before the first restart; doubles with each quick failure. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  quickMs: 60_000,
+  maxQuickFailures: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 15_000,
+};
+
 export interface ServiceProcessOptions {
   dbPath: string;
   events: CoreEvents;
@@ -12,10 +30,15 @@ export interface ServiceProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra service flags (e.g. --service-name). */
   args?: string[];
+  /** The service command before its flags; default: the built service or its source through tsx. */
+  command?: string[];
+  restart?: Partial<RestartPolicy>;
 }
 
 const READY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 const PROGRESS_LINE = /^progress: (\w+) (\d+)%/gm;
+/** How long `create-api-key` may take (it opens the database, which may be migrating). */
+const API_KEY_TIMEOUT_MS = 60_000;
 
 /**
  * How to run the service: the built `service.js` beside this bundle when there is one,
@@ -31,21 +54,101 @@ function serviceCommand(): string[] {
 }
 
 /**
- * The local service as a child process on a free port of 127.0.0.1. Resolves with its base URL
- * once it prints its ready line; reports its state as `service:state` events.
+ * The local service as a child process on a free port of 127.0.0.1 (`--port 0`: the system picks
+ * one, and the URL is read from the service's ready line). Reports its state as `service:state`
+ * events; when it dies after having started it is started again with a growing wait, until it
+ * has failed `maxQuickFailures` times in a row within `quickMs` of starting. Stopped at quit, and
+ * killed if the core's own process exits without stopping it.
  */
 export class LocalServiceProcess {
   private child: ChildProcess | null = null;
+  private keyMakers = new Set<ChildProcess>();
   private stopping = false;
+  private quickFailures = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private readonly policy: RestartPolicy;
+  private readonly urlListeners = new Set<(url: string) => void>();
   url: string | null = null;
 
-  constructor(private readonly options: ServiceProcessOptions) {}
+  constructor(private readonly options: ServiceProcessOptions) {
+    this.policy = { ...DEFAULT_RESTART_POLICY, ...options.restart };
+  }
 
+  /** The running service's process id, or null. */
+  get pid(): number | null {
+    return this.child?.exitCode === null ? (this.child.pid ?? null) : null;
+  }
+
+  /** Calls `listener` with the URL each time the service is ready (a restart has a new port). */
+  onUrl(listener: (url: string) => void): () => void {
+    this.urlListeners.add(listener);
+    return () => this.urlListeners.delete(listener);
+  }
+
+  /** Starts the service; resolves with its URL. A first start that fails is not retried. */
   async start(): Promise<string> {
-    const { events } = this.options;
-    events.emit('service:state', { state: 'starting', url: null, message: 'Starting the local service…' });
+    try {
+      return await this.spawnOnce('Starting the local service…');
+    } catch (error) {
+      this.emit('failed', (error as Error).message);
+      throw error;
+    }
+  }
+
+  /** Stops the service (and any restart due) and waits for it to exit. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    for (const maker of this.keyMakers) maker.kill('SIGTERM');
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    this.emit('stopped', null);
+  }
+
+  /** Creates an API key for the service's database with its command line; resolves with the key. */
+  createApiKey(): Promise<string> {
     const args = [
-      ...serviceCommand(),
+      ...(this.options.command ?? serviceCommand()),
+      'create-api-key',
+      '--db',
+      this.options.dbPath,
+      '--label',
+      'Copydesk terminal',
+    ];
+    return new Promise<string>((resolveKey, reject) => {
+      const maker = spawn(this.options.execPath ?? process.execPath, args, {
+        env: { ...process.env, ...this.options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.keyMakers.add(maker);
+      let out = '';
+      let err = '';
+      maker.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      maker.stderr?.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
+      const timer = setTimeout(() => maker.kill('SIGKILL'), API_KEY_TIMEOUT_MS);
+      maker.once('error', reject);
+      maker.once('close', (code) => {
+        clearTimeout(timer);
+        this.keyMakers.delete(maker);
+        // The key is the last line; the service keeps only its hash, so it is shown once.
+        const key = out.trim().split('\n').at(-1)?.trim() ?? '';
+        if (code === 0 && /^\S{16,}$/.test(key)) resolveKey(key);
+        else reject(new Error(`create-api-key exited with code ${code}: ${err.trim() || 'no output'}`));
+      });
+    });
+  }
+
+  /** Spawns the service once; resolves with its URL at its ready line, rejects if it exits first. */
+  private spawnOnce(startingMessage: string): Promise<string> {
+    this.emit('starting', startingMessage);
+    const args = [
+      ...(this.options.command ?? serviceCommand()),
       '--host',
       '127.0.0.1',
       '--port',
@@ -59,52 +162,72 @@ export class LocalServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    this.url = await new Promise<string>((resolveUrl, reject) => {
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    // If the core's process ends without stop() (a crash), the service must not outlive it.
+    const killOnExit = () => child.kill('SIGTERM');
+    process.once('exit', killOnExit);
+    let stderr = '';
+    let readyAt: number | null = null;
+    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    return new Promise<string>((resolveUrl, reject) => {
       child.stdout?.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
         // Seeding the demo world on first run takes a while: pass its progress on.
         const progress = [...text.matchAll(PROGRESS_LINE)].at(-1);
-        if (progress)
-          events.emit('service:state', {
-            state: 'starting',
-            url: null,
-            message: `Preparing the market world: ${progress[1]} ${progress[2]}%`,
-          });
+        if (progress && readyAt === null)
+          this.emit('starting', `Preparing the market world: ${progress[1]} ${progress[2]}%`);
         const match = READY_LINE.exec(text);
-        if (match?.[1]) resolveUrl(match[1]);
+        if (match?.[1] && readyAt === null) {
+          readyAt = Date.now();
+          this.url = match[1];
+          this.emit('ready', null);
+          for (const listener of this.urlListeners) listener(match[1]);
+          resolveUrl(match[1]);
+        }
       });
-      child.once('exit', (code) =>
-        reject(new Error(`the local service exited with code ${code}: ${stderr.trim() || 'no output'}`)),
-      );
       child.once('error', reject);
-    }).catch((error: Error) => {
-      events.emit('service:state', { state: 'failed', url: null, message: error.message });
-      throw error;
+      child.once('exit', (code, signal) => {
+        process.off('exit', killOnExit);
+        const how = signal ? `signal ${signal}` : `code ${code}`;
+        if (readyAt === null) {
+          reject(new Error(`the local service exited with ${how}: ${stderr.trim() || 'no output'}`));
+          return;
+        }
+        if (this.stopping || this.child !== child) return;
+        this.url = null;
+        this.died(`The local service stopped (${how})`, Date.now() - readyAt, stderr);
+      });
     });
-    child.once('exit', (code) => {
-      if (!this.stopping)
-        events.emit('service:state', {
-          state: 'failed',
-          url: null,
-          message: `The local service stopped (code ${code}).`,
-        });
-    });
-    events.emit('service:state', { state: 'ready', url: this.url, message: null });
-    return this.url;
   }
 
-  /** Stops the service and waits for it to exit. */
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    this.stopping = true;
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-    this.options.events.emit('service:state', { state: 'stopped', url: null, message: null });
+  /** After an unexpected exit: restart with a growing wait, or give up after quick failures in a row. */
+  private died(what: string, upMs: number, output: string): void {
+    this.quickFailures = upMs < this.policy.quickMs ? this.quickFailures + 1 : 1;
+    if (this.quickFailures > this.policy.maxQuickFailures) {
+      const last = output.trim().split('\n').at(-1)?.trim();
+      this.emit(
+        'failed',
+        `${what}: it failed ${this.quickFailures} times in a row within ${Math.round(this.policy.quickMs / 1000)} s of starting, so Copydesk stopped restarting it. Restart Copydesk to try again.${last ? ` Its last output: ${last}` : ''}`,
+      );
+      return;
+    }
+    const delay = Math.min(this.policy.baseDelayMs * 2 ** (this.quickFailures - 1), this.policy.maxDelayMs);
+    const wait = delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`;
+    this.emit('starting', `${what}; restarting it in ${wait}…`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      this.spawnOnce('Restarting the local service…').catch((error: Error) => {
+        if (!this.stopping) this.died(`The local service did not start again (${error.message})`, 0, '');
+      });
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private emit(state: 'starting' | 'ready' | 'stopped' | 'failed', message: string | null): void {
+    this.options.events.emit('service:state', {
+      state,
+      url: state === 'ready' ? this.url : null,
+      message,
+    });
   }
 }

@@ -1,0 +1,198 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
+import { Connectivity } from '../../../src/main/core/cache/connectivity';
+import { KeyValueTable } from '../../../src/main/core/cache/key-value';
+import { ReadThrough } from '../../../src/main/core/cache/read-through';
+import { ResponseCache } from '../../../src/main/core/cache/response-cache';
+import { WithdrawalLog } from '../../../src/main/core/cache/withdrawal-log';
+import { dispatch } from '../../../src/main/core/dispatch';
+import { CoreError } from '../../../src/main/core/errors';
+import { CoreEvents } from '../../../src/main/core/events';
+import type { Handlers } from '../../../src/main/core/handlers/handlers';
+import { SettingsStore } from '../../../src/main/core/settings/settings-store';
+import { requestKey, type EventName } from '../../../src/shared';
+
+function world() {
+  const db = openCacheDatabase(':memory:');
+  const events = new CoreEvents();
+  const seen: { event: EventName; payload: unknown }[] = [];
+  events.onAny((event, payload) => seen.push({ event, payload }), ['data:fresh', 'connection:state']);
+  const connectivity = new Connectivity(events, 'p1');
+  const cache = new ResponseCache(db);
+  let profile = 'p1';
+  const reads = new ReadThrough({ cache, events, connectivity, profileId: () => profile });
+  return { db, events, seen, connectivity, cache, reads, use: (id: string) => (profile = id) };
+}
+
+const offline = () => Promise.reject(new CoreError('OFFLINE', 'connect ECONNREFUSED'));
+
+describe('ReadThrough', () => {
+  it('stores by the validated request, and pushes data:fresh under the key of the request as sent', async () => {
+    const w = world();
+    const handlers = {
+      'live:top': (request: unknown) => w.reads.read('live:top', request, async () => ({ n: 1 })),
+    } as unknown as Handlers;
+    const first = await dispatch(handlers, 'live:top', {});
+    expect(first).toMatchObject({ ok: true, value: { data: { n: 1 }, freshness: { fromCache: false } } });
+    // Same request with its defaults spelt out: the same cache entry.
+    const second = await dispatch(handlers, 'live:top', { limit: 100, side: 'BOTH' });
+    expect(second).toMatchObject({ ok: true, value: { freshness: { fromCache: true, stale: false } } });
+    await vi.waitFor(() => expect(w.seen).toHaveLength(2));
+    expect(w.seen.at(-1)).toMatchObject({
+      event: 'data:fresh',
+      payload: { channel: 'live:top', key: requestKey('live:top', { limit: 100, side: 'BOTH' }) },
+    });
+    expect(w.cache.usage().entries).toBe(1);
+  });
+
+  it('answers the cache marked stale once the service is known gone, and OFFLINE with nothing cached', async () => {
+    const w = world();
+    await w.reads.read('copyTrades:list', {}, async () => ['a']);
+    const hit = await w.reads.read('copyTrades:list', {}, offline);
+    expect(hit.freshness.stale).toBe(false); // not known yet: the refresh finds out
+    await vi.waitFor(() => expect(w.connectivity.current()).toBe('offline'));
+    expect((await w.reads.read('copyTrades:list', {}, offline)).freshness).toMatchObject({
+      stale: true,
+      fromCache: true,
+    });
+    await expect(w.reads.read('copyTrades:list', { status: 'RUNNING' }, offline)).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: expect.stringMatching(/not been cached yet/),
+    });
+    // Refusals are not "offline": they pass through and leave the state alone.
+    await expect(
+      w.reads.read('wallets:list', {}, () => Promise.reject(new CoreError('NOT_LOGGED_IN', 'log in'))),
+    ).rejects.toMatchObject({ code: 'NOT_LOGGED_IN' });
+  });
+
+  it('readFresh asks the service first, and falls back to the cache only when it is unreachable', async () => {
+    const w = world();
+    await w.reads.readFresh('wallets:list', {}, async () => 1);
+    expect(await w.reads.readFresh('wallets:list', {}, async () => 2)).toMatchObject({
+      data: 2,
+      freshness: { fromCache: false },
+    });
+    expect(await w.reads.readFresh('wallets:list', {}, offline)).toMatchObject({
+      data: 2,
+      freshness: { fromCache: true, stale: true },
+    });
+  });
+
+  it('keeps answers per profile, and invalidates one profile’s channels', async () => {
+    const w = world();
+    await w.reads.read('copyTrades:list', {}, async () => 'p1 trades');
+    await w.reads.read('wallets:list', {}, async () => 'p1 wallets');
+    w.use('p2');
+    expect((await w.reads.read('copyTrades:list', {}, async () => 'p2 trades')).data).toBe('p2 trades');
+    w.reads.invalidate(['copyTrades:list']);
+    w.use('p1');
+    expect((await w.reads.read('copyTrades:list', {}, offline)).data).toBe('p1 trades');
+    w.use('p2');
+    await expect(w.reads.read('copyTrades:list', {}, offline)).rejects.toMatchObject({ code: 'OFFLINE' });
+  });
+});
+
+describe('the cache size limit', () => {
+  it('evicts the least recently used answers after each write, down to the limit', async () => {
+    const db = openCacheDatabase(':memory:');
+    let clock = 0;
+    const cache = new ResponseCache(db, () => (clock += 1));
+    const events = new CoreEvents();
+    const reads = new ReadThrough({
+      cache,
+      events,
+      connectivity: new Connectivity(events, 'p1'),
+      profileId: () => 'p1',
+      afterWrite: () => cache.evictTo(3_000),
+    });
+    const page = (n: number) => async () => ({ n, filler: 'x'.repeat(900) });
+    for (const n of [1, 2, 3]) await reads.read('live:top', { limit: n }, page(n));
+    await reads.read('live:top', { limit: 1 }, page(1)); // used again: now the most recent
+    await vi.waitFor(() => expect(cache.usage().entries).toBe(3));
+    await reads.read('live:top', { limit: 4 }, page(4));
+    expect(cache.usage().bytes).toBeLessThanOrEqual(3_000);
+    expect(cache.get('p1', requestKey('live:top', { limit: 2 }))).toBeNull();
+    expect(cache.get('p1', requestKey('live:top', { limit: 1 }))).not.toBeNull();
+    expect(cache.get('p1', requestKey('live:top', { limit: 4 }))).not.toBeNull();
+  });
+});
+
+describe('Connectivity', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('probes while offline until the service answers, then stops', async () => {
+    vi.useFakeTimers();
+    const events = new CoreEvents();
+    const states: string[] = [];
+    events.on('connection:state', (s) => states.push(s.state));
+    let up = false;
+    const probe = vi.fn(async () => up);
+    const c = new Connectivity(events, 'p1', undefined, { probe, probeIntervalMs: 1000 });
+    c.reportUnreachable('gone');
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(probe).toHaveBeenCalledTimes(2);
+    up = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(states).toEqual(['offline', 'online']);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(probe).toHaveBeenCalledTimes(3);
+    c.close();
+  });
+});
+
+describe('settings and withdrawal records', () => {
+  it('fills defaults, keeps updates, and survives a damaged value', () => {
+    const table = new KeyValueTable(openCacheDatabase(':memory:'));
+    const settings = new SettingsStore(table);
+    expect(settings.get()).toEqual({ theme: 'dark', notifications: false, cacheLimitMb: 512 });
+    expect(settings.update({ cacheLimitMb: 64 })).toEqual({
+      theme: 'dark',
+      notifications: false,
+      cacheLimitMb: 64,
+    });
+    expect(settings.cacheLimitBytes()).toBe(64 * 1024 * 1024);
+    table.set('settings', { theme: 'neon', cacheLimitMb: 32 });
+    expect(settings.get()).toEqual({ theme: 'dark', notifications: false, cacheLimitMb: 512 });
+  });
+
+  it('records withdrawals per profile and user, and applies settled events', () => {
+    const log = new WithdrawalLog(new KeyValueTable(openCacheDatabase(':memory:')));
+    const withdrawal = {
+      userId: 'u1',
+      embeddedWallet: '0x1111111111111111111111111111111111111111',
+      type: 'WITHDRAW' as const,
+      status: 'PENDING' as const,
+      createdAt: '2026-03-02T12:00:00.000Z',
+      data: {
+        destinationAddress: '0x2222222222222222222222222222222222222222',
+        chargeFeeTime: null,
+        chargeFeeTxHash: null,
+        withdrawTime: null,
+        txHash: null,
+        amount: 10,
+        feeAmount: 1,
+        withdrawAmount: 8,
+        receiveAmount: 7,
+        acmeWithdrawFeeAmount: 1,
+        acmeTransferFeeAmount: 1,
+      },
+    };
+    expect(log.add('p1', 'k1', withdrawal, 'acme')).toMatchObject({
+      id: 'k1',
+      status: 'PENDING',
+      transferFee: 1,
+    });
+    expect(log.list('p1', 'u1')).toHaveLength(1);
+    expect(log.list('p1', 'u2')).toEqual([]);
+    expect(log.list('p2', 'u1')).toEqual([]);
+    const settled = { ...withdrawal, status: 'SUCCESSFUL', data: { ...withdrawal.data, txHash: '0xabc' } };
+    expect(log.settle('p1', settled, 'acme')).toBe(true);
+    expect(log.list('p1', 'u1')[0]).toMatchObject({
+      id: 'k1',
+      status: 'SUCCESSFUL',
+      data: { txHash: '0xabc' },
+    });
+    expect(log.settle('p1', { ...settled, createdAt: '2026-03-02T12:00:01.000Z' }, 'acme')).toBe(false);
+    expect(log.settle('p1', { nonsense: true }, 'acme')).toBe(false);
+  });
+});

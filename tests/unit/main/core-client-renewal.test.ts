@@ -1,0 +1,162 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ServiceClient } from '../../../src/main/core/client/service-client';
+import type { Credentials } from '../../../src/main/core/client/credentials';
+import { localProfile } from '../../../src/main/core/profiles/profile-manager';
+import { feesOf, DEFAULT_WITHDRAW_FEES } from '../../../src/main/core/handlers/wallets';
+
+const profile = { ...localProfile('http://127.0.0.1:9'), id: 'test' };
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const refused = () =>
+  json(401, { statusCode: 401, error: 'Unauthorized', message: 'token expired', code: 'UNAUTHORIZED' });
+
+/** A fetch that answers from a list, recording the credential headers of each request. */
+function scripted(answers: (() => Response)[]) {
+  const seen: { authorization?: string; key?: string; path: string }[] = [];
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    seen.push({
+      authorization: headers.authorization,
+      key: headers['x-api-key'],
+      path: new URL(String(url)).pathname,
+    });
+    const next = answers.shift();
+    if (!next) throw new Error('no more answers');
+    return next();
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, seen };
+}
+
+function credentials(renewed: string | null): Credentials & { renew: ReturnType<typeof vi.fn> } {
+  let token = 'old-token';
+  const renew = vi.fn(async () => {
+    if (renewed !== null) token = renewed;
+    return renewed;
+  });
+  return { accessToken: async () => token, apiKey: () => null, renew };
+}
+
+describe('re-login on 401', () => {
+  it('renews the token once and sends the call again, also a write', async () => {
+    const { fetch, seen } = scripted([refused, () => json(201, tradeAnswer())]);
+    const creds = credentials('new-token');
+    const client = new ServiceClient(profile, { fetch, credentials: creds });
+    await expect(client.updateCopyTrade('t1', { title: 'x' })).resolves.toMatchObject({ id: 't1' });
+    expect(creds.renew).toHaveBeenCalledExactlyOnceWith('jwt');
+    expect(seen.map((s) => s.authorization)).toEqual(['old-token', 'new-token']);
+  });
+
+  it('gives up with the service answer when renewal fails, or when the renewed token is refused too', async () => {
+    const failing = scripted([refused]);
+    const none = credentials(null);
+    await expect(
+      new ServiceClient(profile, { fetch: failing.fetch, credentials: none }).listCopyWallets(),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    expect(none.renew).toHaveBeenCalledTimes(1);
+
+    const twice = scripted([refused, refused]);
+    const creds = credentials('new-token');
+    await expect(
+      new ServiceClient(profile, { fetch: twice.fetch, credentials: creds }).listCopyWallets(),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(creds.renew).toHaveBeenCalledTimes(1);
+    expect(twice.seen).toHaveLength(2);
+  });
+
+  it('does not renew anything for anonymous calls, nor for other refusals', async () => {
+    const { fetch } = scripted([refused, () => json(403, { message: 'blocked', code: 'FORBIDDEN' })]);
+    const creds = credentials('new-token');
+    const client = new ServiceClient(profile, { fetch, credentials: creds });
+    await expect(client.login('0x1111111111111111111111111111111111111111')).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(client.listCopyWallets()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(creds.renew).not.toHaveBeenCalled();
+  });
+
+  it('asks for an API key when a key-only call has none, and renews a refused key', async () => {
+    const { fetch, seen } = scripted([
+      refused,
+      () => json(200, { data: [], meta: { total: 0, totalPages: 0, pitId: 'p', searchAfter: null } }),
+    ]);
+    let key: string | null = null;
+    const renew = vi.fn(async () => (key = key === null ? 'first-key' : 'second-key'));
+    const client = new ServiceClient(profile, {
+      fetch,
+      credentials: { accessToken: () => null, apiKey: () => key, renew },
+    });
+    await expect(client.searchAfter({ size: 1 })).resolves.toMatchObject({ data: [] });
+    expect(renew.mock.calls).toEqual([['apiKey'], ['apiKey']]);
+    expect(seen.map((s) => s.key)).toEqual(['first-key', 'second-key']);
+  });
+});
+
+describe('withdrawal fees', () => {
+  it("reads the service's fees, and falls back to the profile's, then to the defaults, on a 404", async () => {
+    const fees = { feeAmount: 2, transferFee: 0.5, withdrawFee: 0.25, minimum: 7.75 };
+    const served = scripted([() => json(200, fees)]);
+    expect(await feesOf(new ServiceClient(profile, { fetch: served.fetch }), profile)).toEqual({
+      fees,
+      source: 'service',
+    });
+    expect(served.seen[0]?.path).toBe('/embedded-wallets/perpx/withdraw-fees');
+
+    const missing = () => json(404, { message: 'Route not found', code: 'NOT_FOUND' });
+    const own = { feeAmount: 3, transferFee: 1, withdrawFee: 1, minimum: 10 };
+    const withFees = { ...profile, withdrawFees: own };
+    expect(await feesOf(new ServiceClient(withFees, { fetch: scripted([missing]).fetch }), withFees)).toEqual(
+      {
+        fees: own,
+        source: 'profile',
+      },
+    );
+    expect(await feesOf(new ServiceClient(profile, { fetch: scripted([missing]).fetch }), profile)).toEqual({
+      fees: DEFAULT_WITHDRAW_FEES,
+      source: 'profile',
+    });
+    const broken = scripted([() => json(500, { message: 'boom', code: 'INTERNAL' })]);
+    await expect(feesOf(new ServiceClient(profile, { fetch: broken.fetch }), profile)).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
+  });
+});
+
+function tradeAnswer() {
+  return {
+    id: 't1',
+    userId: 'u1',
+    title: 'x',
+    account: '0x1111111111111111111111111111111111111111',
+    accounts: [],
+    copyWalletId: 'w1',
+    protocol: 'NOVA_ARB',
+    exchange: 'PERPX',
+    type: 'COPY_TRADER',
+    side: 'BOTH',
+    volume: 100,
+    leverage: 10,
+    tokenAddresses: [],
+    excludingTokenAddresses: [],
+    copyAll: true,
+    hasExclude: false,
+    multipleCopy: false,
+    reverseCopy: false,
+    enableStopLoss: false,
+    stopLossType: 'USD',
+    stopLossAmount: null,
+    enableTakeProfit: false,
+    takeProfitType: 'USD',
+    takeProfitAmount: null,
+    volumeProtection: true,
+    lookBackOrders: null,
+    maxVolMultiplier: null,
+    skipLowLeverage: false,
+    lowLeverage: null,
+    skipLowCollateral: false,
+    lowCollateral: null,
+    skipLowSize: false,
+    lowSize: null,
+    status: 'RUNNING',
+    createdAt: '2026-03-02T12:00:00.000Z',
+  };
+}
