@@ -56,6 +56,10 @@ describe('ReadThrough', () => {
     await reads.read('tokens:list', {}, unreachable); // the background refresh fails
     await new Promise((r) => setTimeout(r, 10));
     expect(connectivity.current()).toBe('offline');
+    // The view showing the cached answer is told it is stale now.
+    expect(seen.filter((s) => s.event === 'data:fresh').at(-1)?.payload).toMatchObject({
+      value: { data: { n: 1 }, freshness: { fromCache: true, stale: true } },
+    });
     const stale = await reads.read('tokens:list', {}, unreachable);
     expect(stale).toMatchObject({ data: { n: 1 }, freshness: { fromCache: true, stale: true } });
     await expect(reads.read('wallets:list', {}, unreachable)).rejects.toMatchObject({ code: 'OFFLINE' });

@@ -102,8 +102,18 @@ export class ReadThrough {
         const value = { data, freshness: { fetchedAt: this.nowIso(), fromCache: false, stale: false } };
         for (const k of refresh.eventKeys) this.deps.events.emit('data:fresh', { channel, key: k, value });
       })
-      // A failed refresh leaves the cached answer; an unreachable service is reported already.
-      .catch(() => undefined)
+      // A failed refresh leaves the cached answer. When the service is unreachable the views
+      // showing that answer are told it is now stale, so they can say "offline".
+      .catch((error: unknown) => {
+        if (!isUnreachable(error) || profileId !== this.deps.profileId()) return;
+        const hit = this.deps.cache.get(profileId, key);
+        if (!hit) return;
+        const value = {
+          data: hit.value,
+          freshness: { fetchedAt: hit.fetchedAt, fromCache: true, stale: true },
+        };
+        for (const k of refresh.eventKeys) this.deps.events.emit('data:fresh', { channel, key: k, value });
+      })
       .finally(() => this.inFlight.delete(`${profileId}\n${key}`));
   }
 
