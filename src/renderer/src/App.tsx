@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Banners } from './components/Banners';
 import { NavRail } from './components/NavRail';
 import { Toasts } from './components/Toasts';
@@ -7,8 +7,17 @@ import { TopBar } from './components/TopBar';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { pageEntry } from './pages/registry';
 import { TokensPage } from './pages/tokens/TokensPage';
+import { LeaderboardPage } from './pages/leaderboard/LeaderboardPage';
+import { CommandPalette } from './components/palette/CommandPalette';
 import { WalletPage } from './pages/wallet/WalletPage';
+import { LivePage } from './pages/live/LivePage';
+import { CopyPage } from './pages/copy/CopyPage';
+import { WalletsPage } from './pages/wallets/WalletsPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
 import { selectPage, useNavigation, type PageId } from './stores/navigation';
+
+// The trader page carries the chart library: fetched when first opened, not before the first paint.
+const TraderPage = lazy(() => import('./pages/trader/TraderPage').then((m) => ({ default: m.TraderPage })));
 
 function CurrentPage({ page }: { page: PageId }): ReactElement {
   switch (page) {
@@ -16,6 +25,22 @@ function CurrentPage({ page }: { page: PageId }): ReactElement {
       return <WalletPage />;
     case 'tokens':
       return <TokensPage />;
+    case 'leaderboard':
+      return <LeaderboardPage />;
+    case 'trader':
+      return (
+        <Suspense fallback={<div className="page" aria-busy="true" />}>
+          <TraderPage />
+        </Suspense>
+      );
+    case 'live':
+      return <LivePage />;
+    case 'copy':
+      return <CopyPage />;
+    case 'wallets':
+      return <WalletsPage />;
+    case 'settings':
+      return <SettingsPage />;
     default:
       return <PlaceholderPage page={pageEntry(page)} />;
   }
@@ -39,6 +64,7 @@ export function App(): ReactElement {
         </main>
       </div>
       <Toasts />
+      <CommandPalette />
     </div>
   );
 }

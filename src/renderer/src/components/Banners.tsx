@@ -2,10 +2,15 @@ import type { ReactElement } from 'react';
 import {
   selectEphemeralKeychain,
   selectLink,
+  selectProfileName,
   selectServiceBadge,
   selectServiceMessage,
   useService,
 } from '../stores/service';
+import { formatAge } from '../format/age';
+import { formatTimestamp } from '../format/time';
+import { useNow } from '../hooks/use-now';
+import { selectConnection, useConnection } from '../stores/connection';
 import { WarningIcon } from './icons';
 
 function Banner({
@@ -31,9 +36,14 @@ export function Banners(): ReactElement | null {
   const link = useService(selectLink);
   const badge = useService(selectServiceBadge);
   const message = useService(selectServiceMessage);
+  const profile = useService(selectProfileName);
+  const connection = useConnection(selectConnection);
+  const now = useNow();
 
   const linkProblem = link === 'down' || link === 'no-token' || link === 'rejected';
-  if (!ephemeral && !linkProblem && badge !== 'failed') return null;
+  // With the core itself unreachable its link banner says more than this one could.
+  const offline = connection?.state === 'offline' && !linkProblem;
+  if (!ephemeral && !linkProblem && badge !== 'failed' && !offline) return null;
   return (
     <div className="banners">
       {link === 'no-token' ? (
@@ -57,6 +67,17 @@ export function Banners(): ReactElement | null {
           <p>
             <strong>The terminal core is not reachable.</strong> This window keeps retrying; what it shows may
             be out of date until the core answers again.
+          </p>
+        </Banner>
+      ) : null}
+      {offline ? (
+        <Banner tone="warn" testId="offline-banner">
+          <p title={connection.message ?? undefined}>
+            <strong>Offline: showing cached data.</strong> {profile ?? 'The service'} has not answered since{' '}
+            {formatTimestamp(connection.since).slice(11)} ({formatAge(connection.since, now)}). Pages show
+            what was last read, marked with its age; changes (copy trades, withdrawals) wait until it is back.
+            This window keeps trying.
+            {connection.message ? <span className="banner-detail"> {connection.message}</span> : null}
           </p>
         </Banner>
       ) : null}

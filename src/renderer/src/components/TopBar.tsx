@@ -11,7 +11,9 @@ import {
 import { selectSession, selectSessionKnown, selectSessionPending, useSession } from '../stores/session';
 import { toast } from '../stores/toasts';
 import { selectHasWallet, selectWalletKnown, useWallet } from '../stores/wallet';
+import { selectConnection, useConnection } from '../stores/connection';
 import { Address } from './Address';
+import { ExportProgress, SeedingProgress, seedingOf } from './WorkProgress';
 
 const badgeText: Record<ServiceBadge, string> = {
   starting: 'starting',
@@ -40,12 +42,29 @@ function ServiceState(): ReactElement {
       <span className={`status-dot${badge === 'starting' ? ' is-pulsing' : ''}`} aria-hidden="true" />
       <span className="status-label">{profile ?? 'Service'}</span>
       <span className="status-value">{badgeText[badge]}</span>
-      {badge === 'starting' && message ? (
+      {badge === 'starting' && message && !seedingOf(message) ? (
         // The first start seeds the demo world for a few seconds: say what is happening.
         <span className="status-detail" role="status">
           {message}
         </span>
       ) : null}
+    </div>
+  );
+}
+
+/** Shown only while the active profile's service does not answer: reads come from the cache. */
+function ConnectionPill(): ReactElement | null {
+  const connection = useConnection(selectConnection);
+  if (!connection || connection.state === 'online') return null;
+  const offline = connection.state === 'offline';
+  return (
+    <div
+      className={`status-badge tone-${offline ? 'bad' : 'warn'}`}
+      title={connection.message ?? undefined}
+      data-testid="connection-state"
+    >
+      <span className={`status-dot${offline ? '' : ' is-pulsing'}`} aria-hidden="true" />
+      <span className="status-value">{offline ? 'offline · cached data' : 'connecting…'}</span>
     </div>
   );
 }
@@ -105,6 +124,9 @@ export function TopBar(): ReactElement {
     <header className="topbar">
       <div className="topbar-page">{pageEntry(page).label}</div>
       <div className="topbar-right">
+        <ExportProgress />
+        <SeedingProgress />
+        <ConnectionPill />
         <ServiceState />
         <span className="topbar-divider" aria-hidden="true" />
         <SessionControl />

@@ -16,7 +16,8 @@ export class CallFailure extends Error {
 }
 
 // What the user was doing, for the toast's title. A channel missing here gets a generic title.
-const failureTitles: Partial<Record<Channel, string>> = {
+// Every channel has one (the Record type insists), so no failure toast says only "failed".
+export const failureTitles: Record<Channel, string> = {
   'app:info': 'Could not read the terminal information',
   'wallet:status': 'Could not read the wallet',
   'wallet:create': 'Could not create the wallet',
@@ -26,6 +27,40 @@ const failureTitles: Partial<Record<Channel, string>> = {
   'auth:login': 'Could not log in',
   'auth:logout': 'Could not log out',
   'tokens:list': 'Could not load the tokens',
+  'live:top': 'Could not load the top open positions',
+  'live:positions': 'Could not load the live positions',
+  'live:orders': 'Could not load the live orders',
+  'copyTrades:list': 'Could not load your copy trades',
+  'copyTrades:create': 'Could not create the copy trade',
+  'copyTrades:update': 'Could not save the copy trade',
+  'copyTrades:setStatus': 'Could not change the copy trade’s status',
+  'copyPositions:page': 'Could not load your copy positions',
+  'copyPositions:orders': 'Could not load the position’s orders',
+  'copyPositions:close': 'Could not close the position',
+  'copyPositions:unlink': 'Could not unlink the position',
+  'activityLogs:page': 'Could not load the activity log',
+  'wallets:list': 'Could not load your wallets',
+  'withdraw:preview': 'Could not work out the withdrawal fees',
+  'withdraw:submit': 'The withdrawal was not made',
+  'withdrawals:list': 'Could not load your withdrawals',
+  'profiles:list': 'Could not read the service profiles',
+  'profiles:save': 'Could not save the profile',
+  'profiles:delete': 'Could not delete the profile',
+  'profiles:switch': 'Could not switch the service',
+  'settings:get': 'Could not read the settings',
+  'settings:update': 'Could not save the setting',
+  'cache:stats': 'Could not read the cache size',
+  'cache:clear': 'Could not clear the cache',
+  'downloads:list': 'Could not list the offline downloads',
+  'downloads:start': 'Could not start the offline download',
+  'downloads:cancel': 'Could not pause the offline download',
+  'downloads:delete': 'Could not delete the offline data',
+  'leaderboard:page': 'Could not load the leaderboard',
+  'statistics:pnl': 'Could not load the daily PnL',
+  'trader:statistics': 'Could not load the trader’s statistics',
+  'trader:positions': 'Could not load the trader’s positions',
+  'trader:orders': 'Could not load the position’s orders',
+  'export:csv': 'Could not export the table',
 };
 
 /** Calls a channel and returns its Result; never throws, never toasts. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Channel } from '../../../shared/ipc/names';
 import type { ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
 import type { Freshness } from '../../../shared/ipc/schemas/freshness';
@@ -34,41 +34,45 @@ export function useChannel<C extends ReadChannel>(
   request: ChannelRequest<C> | null,
 ): ChannelState<C> {
   const key = request === null ? null : requestKey(channel, request);
-  const [state, setState] = useState<Omit<ChannelState<C>, 'reload'>>({
+  const [generation, setGeneration] = useState(0);
+  // Which request (and reload) the state answers: loading is "the answer is for another one".
+  const asked = key === null ? null : `${generation} ${key}`;
+  const [state, setState] = useState<
+    Omit<ChannelState<C>, 'reload' | 'loading'> & { answered: string | null }
+  >({
     data: null,
     freshness: null,
     error: null,
-    loading: request !== null,
+    answered: null,
   });
-  const [generation, setGeneration] = useState(0);
-  const requestRef = useRef(request);
-  requestRef.current = request;
 
   useEffect(() => {
-    if (key === null || requestRef.current === null) return;
+    if (asked === null || request === null) return;
     let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    void invoke(channel, requestRef.current).then((result) => {
+    void invoke(channel, request).then((result) => {
       if (!live) return;
       if (result.ok) {
         const answer = result.value as unknown as { data: DataOf<C>; freshness: Freshness };
-        setState({ data: answer.data, freshness: answer.freshness, error: null, loading: false });
+        setState({ data: answer.data, freshness: answer.freshness, error: null, answered: asked });
       } else {
-        setState((s) => ({ ...s, error: result.error, loading: false }));
+        setState((s) => ({ ...s, error: result.error, answered: asked }));
       }
     });
     // The event may carry any channel's answer; only ours, for this exact request, is taken.
     const off = subscribe('data:fresh', (event) => {
       if (!live || event.channel !== channel || event.key !== key) return;
       const answer = event.value as { data: DataOf<C>; freshness: Freshness };
-      setState({ data: answer.data, freshness: answer.freshness, error: null, loading: false });
+      setState({ data: answer.data, freshness: answer.freshness, error: null, answered: asked });
     });
     return () => {
       live = false;
       off();
     };
-  }, [channel, key, generation]);
+    // `asked` holds the request's value: a new object with equal fields must not read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [channel, asked]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, reload };
+  const { answered, ...shown } = state;
+  return { ...shown, loading: asked !== null && answered !== asked, reload };
 }

@@ -33,7 +33,7 @@ export const pages: readonly PageEntry[] = [
     section: 'Markets',
     purpose:
       'Ranks traders by PnL, ROI, win rate and drawdown over 7 to 60 days, so you can choose whom to follow.',
-    built: false,
+    built: true,
   },
   {
     id: 'trader',
@@ -42,7 +42,7 @@ export const pages: readonly PageEntry[] = [
     icon: TraderIcon,
     section: 'Markets',
     purpose: "Shows one trader's statistics, percentile rankings, daily PnL and full position history.",
-    built: false,
+    built: true,
   },
   {
     id: 'live',
@@ -50,8 +50,9 @@ export const pages: readonly PageEntry[] = [
     testId: 'nav-live',
     icon: LiveIcon,
     section: 'Markets',
-    purpose: 'Streams the positions and orders of the traders you follow as they open and close.',
-    built: false,
+    purpose:
+      'Streams the largest open positions, positions as they open and close, and every order, filtered.',
+    built: true,
   },
   {
     id: 'tokens',
@@ -70,7 +71,7 @@ export const pages: readonly PageEntry[] = [
     section: 'Copy',
     purpose:
       "Creates and tunes copy trades that mirror a trader's positions with your own size and risk limits.",
-    built: false,
+    built: true,
   },
   {
     id: 'wallets',
@@ -79,7 +80,7 @@ export const pages: readonly PageEntry[] = [
     icon: WalletsIcon,
     section: 'Copy',
     purpose: 'Lists the copy wallets that fund your copy trades, with their balances and withdrawals.',
-    built: false,
+    built: true,
   },
   {
     id: 'wallet',
@@ -97,7 +98,7 @@ export const pages: readonly PageEntry[] = [
     icon: SettingsIcon,
     section: 'Account',
     purpose: 'Chooses the service to connect to (local or remote), the data folder and display preferences.',
-    built: false,
+    built: true,
   },
 ];
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-/** Every page of the terminal, in rail order; this release builds `wallet` and `tokens`. */
+/** Every page of the terminal, in rail order. */
 export const pageIds = [
   'leaderboard',
   'trader',
@@ -13,8 +13,8 @@ export const pageIds = [
 ] as const;
 export type PageId = (typeof pageIds)[number];
 
-/** The page a fresh window opens on: the login wallet, where this release's flow starts. */
-export const DEFAULT_PAGE: PageId = 'wallet';
+/** The page a fresh window opens on: the leaderboard, where choosing whom to follow starts. */
+export const DEFAULT_PAGE: PageId = 'leaderboard';
 
 const isPageId = (value: string): value is PageId => (pageIds as readonly string[]).includes(value);
 
@@ -27,17 +27,46 @@ export function pageFromHash(hash: string): PageId | null {
 /** The href of a page, for links in the rail. */
 export const hrefOf = (page: PageId): string => `#/${page}`;
 
-interface NavigationStore {
-  page: PageId;
-  go(page: PageId): void;
+/** One trader of one protocol: what the trader page shows. */
+export interface TraderRef {
+  protocol: string;
+  account: string;
 }
 
+/** `#/trader/NOVA_ARB/0xabc…` → that trader; anything else → null. */
+export function traderFromHash(hash: string): TraderRef | null {
+  const match = /^#\/trader\/([A-Z][A-Z0-9_]{0,63})\/([A-Za-z0-9]{20,100})$/.exec(hash);
+  return match?.[1] && match[2] ? { protocol: match[1], account: match[2] } : null;
+}
+
+/** The href of a trader's page: reloads and links land on the same trader. */
+export const hrefOfTrader = (ref: TraderRef): string => `#/trader/${ref.protocol}/${ref.account}`;
+
+interface NavigationStore {
+  page: PageId;
+  /** The trader the trader page shows; kept while other pages are open. */
+  trader: TraderRef | null;
+  go(page: PageId): void;
+  /** Opens the trader page on `ref`. */
+  openTrader(ref: TraderRef): void;
+}
+
+const initialHash = typeof window === 'undefined' ? '' : window.location.hash;
+
 /** The current page, mirrored in the address hash. */
-export const useNavigation = create<NavigationStore>()((set) => ({
-  page: pageFromHash(window.location.hash) ?? DEFAULT_PAGE,
+export const useNavigation = create<NavigationStore>()((set, get) => ({
+  page: pageFromHash(initialHash) ?? DEFAULT_PAGE,
+  trader: traderFromHash(initialHash),
   go(page) {
-    if (window.location.hash !== hrefOf(page)) window.location.hash = hrefOf(page);
+    const trader = get().trader;
+    const href = page === 'trader' && trader ? hrefOfTrader(trader) : hrefOf(page);
+    if (window.location.hash !== href) window.location.hash = href;
     set({ page });
+  },
+  openTrader(ref) {
+    const href = hrefOfTrader(ref);
+    if (window.location.hash !== href) window.location.hash = href;
+    set({ page: 'trader', trader: ref });
   },
 }));
 
@@ -45,7 +74,10 @@ export const useNavigation = create<NavigationStore>()((set) => ({
 export function followHash(): () => void {
   const onChange = (): void => {
     const page = pageFromHash(window.location.hash);
-    if (page) useNavigation.setState({ page });
+    // A bare `#/trader` (the rail link) keeps the trader last shown.
+    const trader = traderFromHash(window.location.hash);
+    if (page && trader) useNavigation.setState({ page, trader });
+    else if (page) useNavigation.setState({ page });
   };
   window.addEventListener('hashchange', onChange);
   return () => window.removeEventListener('hashchange', onChange);

@@ -1,7 +1,14 @@
 import { subscribe, subscribeLink } from '../ipc/events';
+import { useConnection } from './connection';
+import { useExportProgress } from './export-progress';
 import { followHash } from './navigation';
+import { useNotifications } from './notifications';
+import { useProfiles } from './profiles';
+import { bumpRevision } from './revisions';
 import { useService } from './service';
 import { useSession } from './session';
+import { applyTheme, rememberedTheme, useSettings } from './settings';
+import { useStorage } from './storage';
 import { useTokens } from './tokens';
 import { useWallet } from './wallet';
 
@@ -16,8 +23,27 @@ export function startStores(): void {
   started = true;
 
   followHash();
+  // Paint in the last run's theme before the core answers, so a light theme does not flash dark.
+  applyTheme(rememberedTheme());
   subscribe('service:state', (state) => useService.getState().applyServiceState(state));
-  subscribe('session:changed', (status) => useSession.getState().apply(status));
+  subscribe('session:changed', (status) => {
+    useSession.getState().apply(status);
+    // Another user (or none): every copy view and wallet reads again.
+    bumpRevision('copy', 'wallets', 'session');
+  });
+  subscribe('connection:state', (state) => {
+    const was = useConnection.getState().connection?.state;
+    useConnection.getState().apply(state);
+    // Back online: what changed meanwhile was not pushed, so the views read again.
+    if (was === 'offline' && state.state === 'online') bumpRevision('copy', 'wallets', 'downloads');
+  });
+  subscribe('profile:changed', (profiles) => useProfiles.getState().apply(profiles));
+  subscribe('export:progress', (progress) => useExportProgress.getState().apply(progress));
+  subscribe('download:progress', (state) => useStorage.getState().applyDownload(state));
+  subscribe('copy:activity', (activity) => {
+    useNotifications.getState().handle(activity);
+    bumpCopyViews();
+  });
 
   let wasDown = false;
   subscribeLink((link) => {
@@ -38,7 +64,15 @@ async function refreshAll(): Promise<void> {
     useService.getState().loadInfo(),
     useWallet.getState().refresh(),
     useSession.getState().refresh(),
+    useSettings.getState().load(),
     // Tokens load when their page opens; refresh them only if they were loaded.
     tokens.list || tokens.error ? tokens.load() : Promise.resolve(),
   ]);
+}
+
+// A copy trade moving several positions at once sends a burst of events: read the views once.
+let copyTimer: number | undefined;
+function bumpCopyViews(): void {
+  window.clearTimeout(copyTimer);
+  copyTimer = window.setTimeout(() => bumpRevision('copy', 'wallets'), 400);
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { protocolIdSchema, zInt, zList, zNonEmpty, zNumber, zOneOf, zStrict } from '../../api/common';
 
 /**

@@ -115,7 +115,11 @@ export function WalletPage(): ReactElement {
         <h1 id="page-title">Login wallet</h1>
         <p className="page-lede">
           The wallet that signs your login to the service. Its private key stays in the keychain; this window
-          only sees the address.
+          only sees the address. The wallets that fund your copy trades, and withdrawals, are on the{' '}
+          <a href="#/wallets" data-testid="wallet-wallets-link">
+            Wallets page
+          </a>
+          .
         </p>
       </header>
       <div className="wallet-layout">

@@ -1,0 +1,152 @@
+import type { KeyboardEvent, ReactElement } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { pages } from '../../pages/registry';
+import { useLeaderboard } from '../../stores/leaderboard';
+import { pageIds, useNavigation, type PageId } from '../../stores/navigation';
+import { useTokens } from '../../stores/tokens';
+import { useTraderView } from '../../stores/trader';
+import { SearchIcon, TraderIcon } from '../icons';
+import { paletteItems, parseItemId } from './palette-items';
+
+const isPageId = (id: string): id is PageId => (pageIds as readonly string[]).includes(id);
+
+function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const recent = useTraderView((s) => s.recent);
+  const known = useLeaderboard((s) => s.knownProtocols);
+  const tokens = useTokens((s) => s.list);
+  const go = useNavigation((s) => s.go);
+  const openTrader = useNavigation((s) => s.openTrader);
+  const protocols = tokens ? tokens.groups.map((g) => g.protocol) : known;
+
+  const items = useMemo(
+    () =>
+      paletteItems(
+        query,
+        pages.map((p) => ({ id: p.id, label: p.label, purpose: p.purpose })),
+        recent,
+        protocols,
+      ),
+    [query, recent, protocols],
+  );
+  const current = Math.min(active, Math.max(0, items.length - 1));
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    // A modal <dialog> keeps focus inside and makes the page behind inert.
+    if (!d.open) d.showModal();
+    const onCancel = (): void => onClose();
+    d.addEventListener('close', onCancel);
+    return () => d.removeEventListener('close', onCancel);
+  }, [onClose]);
+
+  const choose = (id: string | undefined): void => {
+    if (!id) return;
+    const target = parseItemId(id);
+    if (!target) return;
+    if ('page' in target) {
+      if (isPageId(target.page)) go(target.page);
+    } else {
+      openTrader(target);
+    }
+    dialog.current?.close();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>): void => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((current + 1) % Math.max(1, items.length));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((current - 1 + items.length) % Math.max(1, items.length));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      choose(items[current]?.id);
+    }
+  };
+
+  const optionId = (i: number): string => `${listId}-o${i}`;
+  return (
+    <dialog
+      ref={dialog}
+      className="palette"
+      aria-label="Go to a page or a trader"
+      data-testid="palette"
+      onClick={(e) => {
+        // A click on the backdrop lands on the dialog itself.
+        if (e.target === dialog.current) dialog.current.close();
+      }}
+    >
+      <div className="palette-input">
+        <SearchIcon />
+        <input
+          className="input"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={items.length ? optionId(current) : undefined}
+          aria-label="Page name or trader address"
+          placeholder="Go to a page, or paste a trader address (0x…)"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+          spellCheck={false}
+          autoComplete="off"
+          autoFocus
+          data-testid="palette-input"
+        />
+        <kbd className="kbd">Esc</kbd>
+      </div>
+      <ul id={listId} role="listbox" className="palette-list" aria-label="Results">
+        {items.length === 0 ? (
+          <li className="palette-empty" role="presentation">
+            Nothing matches. Type a page name (Leaderboard, Live, Copy…) or a full address.
+          </li>
+        ) : (
+          items.map((item, i) => (
+            <li
+              key={item.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === current}
+              className={`palette-item${i === current ? ' is-active' : ''}`}
+              onMouseMove={() => setActive(i)}
+              onClick={() => choose(item.id)}
+              data-testid="palette-item"
+            >
+              <span className="palette-kind" aria-hidden="true">
+                {item.kind === 'trader' ? <TraderIcon /> : '↦'}
+              </span>
+              <span className="palette-label">{item.label}</span>
+              <span className="palette-hint">{item.hint}</span>
+            </li>
+          ))
+        )}
+      </ul>
+    </dialog>
+  );
+}
+
+/** Ctrl-K (⌘-K on a Mac) anywhere: jump to a page by name or to a trader by address. */
+export function CommandPalette(): ReactElement | null {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setOpen((o) => !o);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  if (!open) return null;
+  return <PaletteDialog onClose={() => setOpen(false)} />;
+}

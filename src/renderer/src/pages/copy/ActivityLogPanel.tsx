@@ -1,0 +1,227 @@
+import type { ReactElement } from 'react';
+import { useMemo, useState } from 'react';
+import type { ActivityLog } from '../../../../shared/api/activity-logs';
+import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
+import type { ChannelRequest } from '../../../../shared/ipc/contract';
+import { Address } from '../../components/Address';
+import { EmptyState } from '../../components/EmptyState';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
+import { Freshness } from '../../components/Freshness';
+import { SideTag } from '../../components/SideTag';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { formatLeverage, formatPercent, formatPrice, formatUsd } from '../../format/number';
+import { formatTimestamp } from '../../format/time';
+import { useChannel } from '../../ipc/use-channel';
+import { useCopyView } from '../../stores/copy-view';
+import { useReloadOn } from '../../stores/revisions';
+import { ACTIVITY_LABELS, activityTone } from './copy-labels';
+import { Pager } from './Pager';
+
+const PAGE_SIZE = 100;
+
+/** How far the copy's fill was from the trader's, in percent of the trader's price. */
+const slippage = (a: ActivityLog): number | null =>
+  a.sourcePrice > 0 && a.price > 0 ? ((a.price - a.sourcePrice) / a.sourcePrice) * 100 : null;
+
+const columns: Column<ActivityLog>[] = [
+  {
+    id: 'createdAt',
+    label: 'Time',
+    width: 124,
+    sortable: true,
+    value: (a) => a.createdAt,
+    render: (a) => (
+      <span className="num muted" title={formatTimestamp(a.createdAt)}>
+        {formatTimestamp(a.createdAt).slice(5)}
+      </span>
+    ),
+  },
+  {
+    id: 'type',
+    label: 'Action',
+    width: 150,
+    sortable: true,
+    value: (a) => `${a.type}${a.isSuccess ? '' : ' FAILED'}`,
+    render: (a) => (
+      <span className="cell-inline">
+        <span className={`tag ${activityTone(a.type)}`}>{ACTIVITY_LABELS[a.type]}</span>
+        {a.isSuccess ? null : (
+          <span
+            className="tag tag-bad"
+            title="The copy order failed: nothing was opened or changed."
+            data-testid="activity-failed"
+          >
+            FAILED
+          </span>
+        )}
+      </span>
+    ),
+  },
+  {
+    id: 'pair',
+    label: 'Pair',
+    width: 96,
+    sortable: true,
+    value: (a) => a.pair,
+    render: (a) => <span className="symbol">{a.pair}</span>,
+  },
+  {
+    id: 'side',
+    label: 'Side',
+    width: 80,
+    value: (a) => (a.isLong ? 'LONG' : 'SHORT'),
+    render: (a) => <SideTag isLong={a.isLong} reversed={a.isReverse} />,
+  },
+  {
+    id: 'copyTradeTitle',
+    label: 'Copy trade · trader',
+    width: 180,
+    sortable: true,
+    value: (a) => a.copyTradeTitle,
+    render: (a) => (
+      <span className="cell-stack">
+        <span className="cell-title" title={a.copyTradeTitle}>
+          {a.copyTradeTitle}
+        </span>
+        <Address address={a.sourceAccount} className="cell-sub" />
+      </span>
+    ),
+  },
+  {
+    id: 'volume',
+    label: 'Volume',
+    title: 'Size of the copied order in USD',
+    align: 'right',
+    width: 100,
+    sortable: true,
+    value: (a) => a.volume,
+    render: (a) => <span className="num">{formatUsd(a.volume)}</span>,
+  },
+  {
+    id: 'leverage',
+    label: 'Lev',
+    align: 'right',
+    width: 60,
+    sortable: true,
+    value: (a) => a.leverage,
+    render: (a) => <span className="num">{formatLeverage(a.leverage)}</span>,
+  },
+  {
+    id: 'price',
+    label: 'Fill · trader',
+    title: 'Your fill price and the trader’s price',
+    align: 'right',
+    width: 176,
+    sortable: true,
+    value: (a) => a.price,
+    render: (a) => (
+      <span className="num">
+        {formatPrice(a.price)} <span className="muted">· {formatPrice(a.sourcePrice)}</span>
+      </span>
+    ),
+  },
+  {
+    id: 'slippage',
+    label: 'Slip.',
+    title: 'Your fill vs the trader’s price',
+    align: 'right',
+    width: 72,
+    sortable: true,
+    value: slippage,
+    render: (a) => <span className="num muted">{formatPercent(slippage(a), { signed: true })}</span>,
+  },
+  {
+    id: 'wallet',
+    label: 'Wallet',
+    width: 120,
+    value: (a) => a.copyWalletName,
+  },
+];
+
+/** What the copy trades did, newest first (`activityLogs:page`). */
+export function ActivityLogPanel({ trades }: { trades: readonly CopyTradeListItem[] | null }): ReactElement {
+  const copyTradeId = useCopyView((s) => s.copyTradeId);
+  const setView = useCopyView((s) => s.set);
+  const [paging, setPaging] = useState({ key: copyTradeId, offset: 0 });
+  const offset = paging.key === copyTradeId ? paging.offset : 0;
+
+  const request = useMemo(
+    (): ChannelRequest<'activityLogs:page'> => ({
+      pagination: { limit: PAGE_SIZE, offset },
+      sortType: 'desc',
+      ranges: copyTradeId ? [{ fieldName: 'copyTradeId', in: [copyTradeId] }] : [],
+    }),
+    [copyTradeId, offset],
+  );
+  const page = useChannel('activityLogs:page', request);
+  useReloadOn('copy', page.reload);
+
+  return (
+    <>
+      <div className="toolbar panel-toolbar">
+        <select
+          className="input select select-compact"
+          value={copyTradeId}
+          onChange={(e) => setView({ copyTradeId: e.target.value })}
+          aria-label="Copy trade"
+          data-testid="activity-trade"
+        >
+          <option value="">All copy trades</option>
+          {(trades ?? []).map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.title}
+            </option>
+          ))}
+        </select>
+        <span className="toolbar-summary">Skipped positions (filters, sides) write nothing here.</span>
+        <div className="toolbar-end">
+          <ExportCsvButton
+            columns={columns}
+            rows={page.data?.data ?? []}
+            name="copy-activity"
+            noun="actions"
+          />
+          <Freshness freshness={page.freshness} testId="activity-freshness" />
+        </div>
+      </div>
+      {page.error && !page.data ? (
+        <EmptyState
+          title="The activity log could not be loaded"
+          action={
+            <button type="button" className="button" onClick={page.reload}>
+              Retry
+            </button>
+          }
+        >
+          <p>{page.error.message}</p>
+        </EmptyState>
+      ) : (
+        <DataTable
+          rows={page.data?.data ?? []}
+          columns={columns}
+          rowKey={(a) => a.id}
+          loading={page.data === null}
+          empty={
+            <EmptyState title="Nothing copied yet">
+              <p>
+                Every open, increase, decrease and close a copy trade makes is logged here, failed ones too.
+              </p>
+            </EmptyState>
+          }
+          height={560}
+          testId="activity-table"
+          ariaLabel="Activity log"
+        />
+      )}
+      {page.data ? (
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={page.data.meta.total}
+          onOffset={(next) => setPaging({ key: copyTradeId, offset: next })}
+          unit="actions"
+        />
+      ) : null}
+    </>
+  );
+}

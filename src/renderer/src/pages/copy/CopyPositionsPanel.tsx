@@ -1,0 +1,384 @@
+import type { ReactElement } from 'react';
+import { useMemo, useState } from 'react';
+import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
+import { COPY_POSITION_SORT_FIELDS, type CopyPosition } from '../../../../shared/api/copy-positions';
+import type { ChannelRequest } from '../../../../shared/ipc/contract';
+import { Address } from '../../components/Address';
+import { EmptyState } from '../../components/EmptyState';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
+import { Freshness } from '../../components/Freshness';
+import { SideTag } from '../../components/SideTag';
+import { Segmented } from '../../components/Toggle';
+import { DataTable, type Column, type TableSort } from '../../components/table/DataTable';
+import { formatAge } from '../../format/age';
+import { formatLeverage, formatPrice, formatUsd, signClass } from '../../format/number';
+import { formatTimestamp } from '../../format/time';
+import { useNow } from '../../hooks/use-now';
+import { useChannel } from '../../ipc/use-channel';
+import { useCopyTrading } from '../../stores/copy-trading';
+import { useCopyView, type PositionsStatus, type SideFilter } from '../../stores/copy-view';
+import { useReloadOn } from '../../stores/revisions';
+import type { WalletRecord } from '../wallets/wallet-view';
+import { ClosePositionDialog, type PositionAction } from './ClosePositionDialog';
+import { CLOSE_TYPE_LABELS } from './copy-labels';
+import { Pager } from './Pager';
+import { PositionOrdersDrawer } from './PositionOrdersDrawer';
+
+const PAGE_SIZE = 100;
+const SORTABLE = new Set<string>(COPY_POSITION_SORT_FIELDS);
+
+const STATUS_OPTIONS: readonly { value: PositionsStatus; label: string }[] = [
+  { value: 'OPEN', label: 'Open' },
+  { value: 'CLOSE', label: 'Closed' },
+];
+const SIDE_OPTIONS: readonly { value: SideFilter; label: string }[] = [
+  { value: 'BOTH', label: 'Both sides' },
+  { value: 'LONG', label: 'Long' },
+  { value: 'SHORT', label: 'Short' },
+];
+
+interface CopyPositionsPanelProps {
+  trades: readonly CopyTradeListItem[] | null;
+  wallets: readonly WalletRecord[] | null;
+}
+
+/** The copy positions, open or closed, filtered by side, copy trade or wallet; orders in a drawer. */
+export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps): ReactElement {
+  const status = useCopyView((s) => s.positionsStatus);
+  const side = useCopyView((s) => s.positionsSide);
+  const copyTradeId = useCopyView((s) => s.copyTradeId);
+  const copyWalletId = useCopyView((s) => s.copyWalletId);
+  const openId = useCopyView((s) => s.openPositionId);
+  const setView = useCopyView((s) => s.set);
+  const busy = useCopyTrading((s) => s.busy);
+  const [sort, setSort] = useState<TableSort>({ column: 'lastOrderAt', direction: 'desc' });
+  const [confirm, setConfirm] = useState<{ position: CopyPosition; action: PositionAction } | null>(null);
+  const now = useNow(30_000);
+
+  // Another filter or sort starts at the first page.
+  const filterKey = `${status}|${side}|${copyTradeId}|${copyWalletId}|${sort.column}|${sort.direction}`;
+  const [paging, setPaging] = useState({ key: filterKey, offset: 0 });
+  const offset = paging.key === filterKey ? paging.offset : 0;
+  const setOffset = (next: number): void => setPaging({ key: filterKey, offset: next });
+
+  const request = useMemo((): ChannelRequest<'copyPositions:page'> => {
+    const body: NonNullable<ChannelRequest<'copyPositions:page'>['body']> = {};
+    if (copyTradeId) body.copyTradeIds = [copyTradeId];
+    if (copyWalletId) body.copyWalletId = copyWalletId;
+    return {
+      query: {
+        limit: PAGE_SIZE,
+        offset,
+        status,
+        ...(side !== 'BOTH' && { isLong: side === 'LONG' ? 'true' : 'false' }),
+        sort_by: sort.column as (typeof COPY_POSITION_SORT_FIELDS)[number],
+        sort_type: sort.direction,
+      },
+      ...(Object.keys(body).length > 0 && { body }),
+    };
+  }, [status, side, copyTradeId, copyWalletId, sort, offset]);
+  const page = useChannel('copyPositions:page', request);
+  useReloadOn('copy', page.reload);
+
+  const rows = page.data?.data ?? [];
+  const open = status === 'OPEN';
+  const openPosition = openId ? (rows.find((p) => p.id === openId) ?? null) : null;
+
+  const columns = useMemo<Column<CopyPosition>[]>(() => {
+    const list: Column<CopyPosition>[] = [
+      {
+        id: 'pair',
+        label: 'Pair',
+        width: 110,
+        value: (p) => p.pair,
+        render: (p) => (
+          <span className="cell-stack">
+            <span className="symbol">{p.pair}</span>
+            <span className="cell-sub">{p.protocol}</span>
+          </span>
+        ),
+      },
+      {
+        id: 'side',
+        label: 'Side',
+        width: 84,
+        value: (p) => (p.isLong ? 'LONG' : 'SHORT'),
+        render: (p) => <SideTag isLong={p.isLong} reversed={p.isReverse} />,
+      },
+      {
+        id: 'copyTradeTitle',
+        label: 'Copy trade · trader',
+        width: 180,
+        value: (p) => p.copyTradeTitle,
+        render: (p) => (
+          <span className="cell-stack">
+            <span className="cell-title" title={p.copyTradeTitle}>
+              {p.copyTradeTitle}
+            </span>
+            <Address address={p.copyAccount} className="cell-sub" />
+          </span>
+        ),
+      },
+      {
+        id: 'initialVol',
+        label: 'Margin',
+        align: 'right',
+        width: 96,
+        sortable: true,
+        value: (p) => p.initialVol,
+        render: (p) => <span className="num">{formatUsd(p.initialVol)}</span>,
+      },
+      {
+        id: 'entryPrice',
+        label: 'Entry',
+        align: 'right',
+        width: 92,
+        sortable: true,
+        value: (p) => p.entryPrice,
+        render: (p) => <span className="num">{formatPrice(p.entryPrice)}</span>,
+      },
+      {
+        id: 'leverage',
+        label: 'Lev',
+        align: 'right',
+        width: 64,
+        sortable: true,
+        value: (p) => p.leverage,
+        render: (p) => <span className="num">{formatLeverage(p.leverage)}</span>,
+      },
+      {
+        id: 'pnl',
+        label: open ? 'PnL so far' : 'PnL',
+        title: open
+          ? 'Realised part − fees + funding so far; the open part is marked in the copy trade’s PnL'
+          : 'realised PnL − fees + funding',
+        align: 'right',
+        width: 112,
+        sortable: true,
+        value: (p) => p.pnl,
+        render: (p) => (
+          <span className={`num ${signClass(p.pnl)}`}>{formatUsd(p.pnl, { signed: true })}</span>
+        ),
+      },
+    ];
+    if (open) {
+      list.push({
+        id: 'exits',
+        label: 'SL / TP',
+        title: 'Stop-loss and take-profit prices',
+        align: 'right',
+        width: 130,
+        value: (p) => p.stopLossPrice ?? p.takeProfitPrice ?? null,
+        render: (p) => (
+          <span className="num muted">
+            {p.stopLossPrice ? formatPrice(p.stopLossPrice) : '—'} /{' '}
+            {p.takeProfitPrice ? formatPrice(p.takeProfitPrice) : '—'}
+          </span>
+        ),
+      });
+    } else {
+      list.push({
+        id: 'closeType',
+        label: 'Closed by',
+        width: 110,
+        value: (p) => p.closeType,
+        render: (p) =>
+          p.closeType ? (
+            <span className="tag" title={CLOSE_TYPE_LABELS[p.closeType].title}>
+              {CLOSE_TYPE_LABELS[p.closeType].label}
+            </span>
+          ) : (
+            '—'
+          ),
+      });
+    }
+    list.push({
+      id: open ? 'createdAt' : 'lastOrderAt',
+      label: open ? 'Opened' : 'Closed',
+      align: 'right',
+      width: 96,
+      sortable: true,
+      value: (p) => (open ? p.createdAt : p.lastOrderAt),
+      render: (p) => {
+        const at = open ? p.createdAt : p.lastOrderAt;
+        return (
+          <span className="num muted" title={formatTimestamp(at)}>
+            {formatAge(at, now)} ago
+          </span>
+        );
+      },
+    });
+    list.push({
+      id: 'actions',
+      label: '',
+      width: open ? 180 : 80,
+      value: () => null,
+      render: (p) => (
+        <span className="row-actions">
+          <button
+            type="button"
+            className="button button-tiny"
+            onClick={() => setView({ openPositionId: p.id })}
+          >
+            Orders
+          </button>
+          {p.status === 'OPEN' ? (
+            <>
+              <button
+                type="button"
+                className="button button-tiny button-danger-outline"
+                onClick={() => setConfirm({ position: p, action: 'close' })}
+                disabled={busy[p.id] !== undefined}
+                data-testid="copy-position-close"
+              >
+                {busy[p.id] === 'close' ? 'Closing…' : 'Close'}
+              </button>
+              <button
+                type="button"
+                className="button button-tiny"
+                onClick={() => setConfirm({ position: p, action: 'unlink' })}
+                disabled={busy[p.id] !== undefined}
+                title="Stop following the trader; closed at the last mark"
+                data-testid="copy-position-unlink"
+              >
+                Unlink
+              </button>
+            </>
+          ) : null}
+        </span>
+      ),
+    });
+    return list;
+  }, [open, now, busy, setView]);
+
+  const filtered = side !== 'BOTH' || copyTradeId !== '' || copyWalletId !== '';
+  const empty = (
+    <EmptyState
+      title={open ? 'No open copy positions' : 'No closed copy positions'}
+      action={
+        filtered ? (
+          <button
+            type="button"
+            className="button"
+            onClick={() => setView({ positionsSide: 'BOTH', copyTradeId: '', copyWalletId: '' })}
+          >
+            Clear filters
+          </button>
+        ) : undefined
+      }
+    >
+      <p>
+        {filtered
+          ? 'Nothing matches these filters.'
+          : open
+            ? 'Positions appear here when a running copy trade’s trader opens one.'
+            : 'Positions land here once they close.'}
+      </p>
+    </EmptyState>
+  );
+
+  return (
+    <>
+      <div className="toolbar panel-toolbar">
+        <Segmented
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(v) => setView({ positionsStatus: v })}
+          label="Open or closed"
+          testId="copy-positions-status"
+        />
+        <Segmented
+          value={side}
+          options={SIDE_OPTIONS}
+          onChange={(v) => setView({ positionsSide: v })}
+          label="Side"
+          testId="copy-positions-side"
+        />
+        <select
+          className="input select select-compact"
+          value={copyTradeId}
+          onChange={(e) => setView({ copyTradeId: e.target.value, copyWalletId: '' })}
+          aria-label="Copy trade"
+          data-testid="copy-positions-trade"
+        >
+          <option value="">All copy trades</option>
+          {(trades ?? []).map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.title}
+            </option>
+          ))}
+        </select>
+        <select
+          className="input select select-compact"
+          value={copyWalletId}
+          onChange={(e) => setView({ copyWalletId: e.target.value, copyTradeId: '' })}
+          aria-label="Copy wallet"
+          data-testid="copy-positions-wallet"
+        >
+          <option value="">All wallets</option>
+          {(wallets ?? []).map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+        <div className="toolbar-end">
+          <ExportCsvButton
+            columns={columns}
+            rows={rows}
+            name={open ? 'copy-positions-open' : 'copy-positions-closed'}
+            noun="positions"
+          />
+          <Freshness freshness={page.freshness} testId="copy-positions-freshness" />
+        </div>
+      </div>
+      {page.error && !page.data ? (
+        <EmptyState
+          title="Your copy positions could not be loaded"
+          action={
+            <button type="button" className="button" onClick={page.reload}>
+              Retry
+            </button>
+          }
+        >
+          <p>{page.error.message}</p>
+        </EmptyState>
+      ) : (
+        <DataTable
+          rows={rows}
+          columns={columns}
+          rowKey={(p) => p.id}
+          sort={sort}
+          onSort={(next) => {
+            if (SORTABLE.has(next.column)) setSort(next);
+          }}
+          onRowOpen={(p) => setView({ openPositionId: p.id })}
+          loading={page.data === null}
+          empty={empty}
+          height={520}
+          testId="copy-positions-table"
+          ariaLabel={open ? 'Open copy positions' : 'Closed copy positions'}
+        />
+      )}
+      {page.data ? (
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={page.data.meta.total}
+          onOffset={setOffset}
+          unit="positions"
+        />
+      ) : null}
+      {openPosition ? (
+        <PositionOrdersDrawer position={openPosition} onClose={() => setView({ openPositionId: null })} />
+      ) : null}
+      {confirm ? (
+        <ClosePositionDialog
+          position={confirm.position}
+          action={confirm.action}
+          onDone={() => setConfirm(null)}
+        />
+      ) : null}
+    </>
+  );
+}

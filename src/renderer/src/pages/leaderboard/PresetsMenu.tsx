@@ -1,0 +1,120 @@
+import type { FormEvent, ReactElement } from 'react';
+import { useId, useState } from 'react';
+import { CloseIcon } from '../../components/icons';
+import { Popover } from '../../components/Popover';
+import { useLeaderboard } from '../../stores/leaderboard';
+import { toast } from '../../stores/toasts';
+import { BUILT_IN_PRESETS, type FilterPreset } from './filter-presets';
+import { fieldLabel } from './range-filters';
+
+/** A preset's filters in words, for its tooltip: "Win rate ≥ 55 · Trades ≥ 20". */
+function summary(preset: FilterPreset): string {
+  const parts = preset.filters.map((f) => {
+    const label = fieldLabel(f.field);
+    if (f.min && f.max) return `${label} ${f.min}–${f.max}`;
+    return f.min ? `${label} ≥ ${f.min}` : `${label} ≤ ${f.max}`;
+  });
+  return parts.join(' · ') || 'No filters';
+}
+
+/** Saved filter sets: the built-in starting points and the user's own (kept in this window). */
+export function PresetsMenu(): ReactElement {
+  const presets = useLeaderboard((s) => s.presets);
+  const filters = useLeaderboard((s) => s.filters);
+  const applyPreset = useLeaderboard((s) => s.applyPreset);
+  const savePreset = useLeaderboard((s) => s.savePreset);
+  const deletePreset = useLeaderboard((s) => s.deletePreset);
+  const [name, setName] = useState('');
+  const nameId = useId();
+
+  const onSave = (e: FormEvent): void => {
+    e.preventDefault();
+    if (!name.trim()) return;
+    savePreset(name);
+    toast({ tone: 'success', title: 'Preset saved', message: `“${name.trim()}” is in the Presets menu.` });
+    setName('');
+  };
+
+  return (
+    <Popover label="Presets" testId="presets">
+      {(close) => (
+        <div className="presets">
+          <p className="popover-title">Starting points</p>
+          <ul>
+            {BUILT_IN_PRESETS.map((p) => (
+              <li key={p.name}>
+                <button
+                  type="button"
+                  className="preset-item"
+                  title={summary(p)}
+                  onClick={() => {
+                    applyPreset(p);
+                    close();
+                  }}
+                >
+                  <span>{p.name}</span>
+                  <span className="preset-summary">{summary(p)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p className="popover-title">Saved</p>
+          {presets.length === 0 ? (
+            <p className="field-hint">Nothing saved yet: set filters, name them below and save.</p>
+          ) : (
+            <ul>
+              {presets.map((p) => (
+                <li key={p.name} className="preset-saved">
+                  <button
+                    type="button"
+                    className="preset-item"
+                    title={summary(p)}
+                    onClick={() => {
+                      applyPreset(p);
+                      close();
+                    }}
+                    data-testid="preset-saved"
+                  >
+                    <span>{p.name}</span>
+                    <span className="preset-summary">{summary(p)}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Delete preset ${p.name}`}
+                    onClick={() => deletePreset(p.name)}
+                  >
+                    <CloseIcon />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <form className="preset-save" onSubmit={onSave}>
+            <label htmlFor={nameId} className="visually-hidden">
+              Preset name
+            </label>
+            <input
+              id={nameId}
+              className="input"
+              placeholder={filters.length ? 'Name these filters' : 'Add filters first'}
+              value={name}
+              maxLength={60}
+              onChange={(e) => setName(e.target.value)}
+              disabled={filters.length === 0}
+              data-testid="preset-name"
+            />
+            <button
+              type="submit"
+              className="button button-small"
+              disabled={filters.length === 0 || !name.trim()}
+              data-testid="preset-save"
+            >
+              Save
+            </button>
+          </form>
+        </div>
+      )}
+    </Popover>
+  );
+}

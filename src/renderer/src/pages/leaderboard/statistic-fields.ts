@@ -1,0 +1,460 @@
+// What every statistic is called, how it is shown and what it means: the formulas are those of
+// spec/semantics.md ("Statistic record", "Ranking"), worded for a trader. The leaderboard's
+// columns and filters and the trader page's grid and tooltips all read them from here.
+import type { Window } from '../../../../shared/api/common';
+import type { RankingKey, StatisticNumericField } from '../../../../shared/api/statistics';
+import { RANKING_KEYS } from '../../../../shared/api/statistics';
+import {
+  MISSING,
+  formatDuration,
+  formatInteger,
+  formatLeverage,
+  formatNumber,
+  formatPercent,
+  formatUsd,
+  formatUsdCompact,
+} from '../../format/number';
+
+/** How a figure is written. */
+export type StatKind = 'usd' | 'percent' | 'ratio' | 'count' | 'duration' | 'leverage' | 'days' | 'time';
+
+export type StatGroup = 'Profit' | 'Returns' | 'Risk' | 'Activity';
+
+export interface StatField {
+  key: StatisticNumericField;
+  label: string;
+  /** A shorter header for dense tables, when the label is long. */
+  short?: string;
+  kind: StatKind;
+  group: StatGroup;
+  /** What the figure means, with its formula. */
+  formula: string;
+  /** Coloured green/red by sign. */
+  signed?: boolean;
+  /** Column width in the leaderboard. */
+  width?: number;
+}
+
+const PNL = 'pnl = realisedPnl − fee + funding, per position';
+const WIN = 'a win is a position with realisedPnl > 0';
+
+/** Every numeric statistic, in the order the trader page lists them. */
+export const STAT_FIELDS: readonly StatField[] = [
+  // Profit
+  {
+    key: 'pnl',
+    label: 'PnL',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: `Σ pnl over the window's closed positions; ${PNL}.`,
+  },
+  {
+    key: 'realisedPnl',
+    label: 'Realised PnL',
+    short: 'Realised',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: "Σ realisedPnl over the window's closed positions, before fees and funding.",
+  },
+  {
+    key: 'totalGain',
+    label: 'Total gain',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: `G = Σ pnl of the winning positions (${WIN}); ${PNL}.`,
+  },
+  {
+    key: 'totalLoss',
+    label: 'Total loss',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: 'L = Σ pnl of the other positions (realisedPnl ≤ 0); G + L = PnL.',
+  },
+  {
+    key: 'realisedTotalGain',
+    label: 'Realised gain',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: 'G_r = Σ realisedPnl of the positions with realisedPnl > 0.',
+  },
+  {
+    key: 'realisedTotalLoss',
+    label: 'Realised loss',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: 'L_r = Σ realisedPnl of the positions with realisedPnl ≤ 0 (never positive).',
+  },
+  {
+    key: 'maxPnl',
+    label: 'Best PnL',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: "max pnl: the window's best single position after fees and funding.",
+  },
+  {
+    key: 'realisedMaxPnl',
+    label: 'Best realised PnL',
+    short: 'Best realised',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: "max realisedPnl: the window's best single position.",
+  },
+  {
+    key: 'totalFee',
+    label: 'Fees',
+    kind: 'usd',
+    group: 'Profit',
+    formula: "Σ fee over the window's closed positions.",
+  },
+  // Returns
+  {
+    key: 'realisedAvgRoi',
+    label: 'Avg ROI',
+    kind: 'percent',
+    group: 'Returns',
+    signed: true,
+    formula: 'Mean of realisedRoi, where realisedRoi = realisedPnl / collateral × 100 per position.',
+  },
+  {
+    key: 'avgRoi',
+    label: 'Avg net ROI',
+    kind: 'percent',
+    group: 'Returns',
+    signed: true,
+    formula: `Mean of roi, where roi = pnl / collateral × 100 per position; ${PNL}.`,
+  },
+  {
+    key: 'realisedMaxRoi',
+    label: 'Best ROI',
+    kind: 'percent',
+    group: 'Returns',
+    signed: true,
+    formula: 'max realisedRoi: the best single position (may be negative).',
+  },
+  {
+    key: 'maxRoi',
+    label: 'Best net ROI',
+    kind: 'percent',
+    group: 'Returns',
+    signed: true,
+    formula: 'max roi: the best single position after fees and funding (may be negative).',
+  },
+  {
+    key: 'winRate',
+    label: 'Win rate',
+    kind: 'percent',
+    group: 'Returns',
+    formula: `wins / trades × 100; ${WIN}.`,
+  },
+  {
+    key: 'realisedProfitRate',
+    label: 'Profit rate',
+    kind: 'percent',
+    group: 'Returns',
+    formula:
+      'G_r / (G_r + |L_r|) × 100: the share of realised gains in all realised moves; 0 when there were none.',
+  },
+  {
+    key: 'profitRate',
+    label: 'Net profit rate',
+    kind: 'percent',
+    group: 'Returns',
+    formula: 'G / (G + |L|) × 100, with pnl after fees and funding; 0 when there were none.',
+  },
+  {
+    key: 'realisedProfitLossRatio',
+    label: 'Profit/loss ratio',
+    short: 'P/L ratio',
+    kind: 'ratio',
+    group: 'Returns',
+    formula:
+      '(G_r / wins) / (|L_r| / losses): the average win over the average loss; 0 when there are no wins, no losses or no loss amount.',
+  },
+  {
+    key: 'profitLossRatio',
+    label: 'Net profit/loss ratio',
+    short: 'Net P/L ratio',
+    kind: 'ratio',
+    group: 'Returns',
+    formula:
+      '(G / wins) / (|L| / losses), with pnl after fees and funding; 0 when there are no wins, no losses or L is 0.',
+  },
+  {
+    key: 'realisedGainLossRatio',
+    label: 'Gain/loss ratio',
+    short: 'Gain/loss',
+    kind: 'ratio',
+    group: 'Returns',
+    formula: 'G_r / |L_r|: realised gains over realised losses; equals G_r when nothing was lost.',
+  },
+  {
+    key: 'gainLossRatio',
+    label: 'Net gain/loss ratio',
+    short: 'Net gain/loss',
+    kind: 'ratio',
+    group: 'Returns',
+    formula: 'G / |L| with pnl after fees and funding; equals G when nothing was lost.',
+  },
+  // Risk
+  {
+    key: 'realisedMaxDrawdown',
+    label: 'Max drawdown',
+    short: 'Max DD',
+    kind: 'percent',
+    group: 'Risk',
+    signed: true,
+    formula:
+      'min(0, min realisedRoi): the ROI of the worst single position; never positive, 0 when no position lost.',
+  },
+  {
+    key: 'maxDrawdown',
+    label: 'Max net drawdown',
+    short: 'Net max DD',
+    kind: 'percent',
+    group: 'Risk',
+    signed: true,
+    formula: 'min(0, min roi): the worst single position after fees and funding; never positive.',
+  },
+  {
+    key: 'realisedMaxDrawdownPnl',
+    label: 'Max drawdown $',
+    short: 'Max DD $',
+    kind: 'usd',
+    group: 'Risk',
+    signed: true,
+    formula: 'min(0, min realisedPnl): the loss of the worst single position; never positive.',
+  },
+  {
+    key: 'maxDrawdownPnl',
+    label: 'Max net drawdown $',
+    short: 'Net max DD $',
+    kind: 'usd',
+    group: 'Risk',
+    signed: true,
+    formula: 'min(0, min pnl): the worst single position after fees and funding; never positive.',
+  },
+  {
+    key: 'avgLeverage',
+    label: 'Avg leverage',
+    short: 'Avg lev.',
+    kind: 'leverage',
+    group: 'Risk',
+    formula: 'Mean of leverage, where leverage = size / collateral per position.',
+  },
+  {
+    key: 'minLeverage',
+    label: 'Min leverage',
+    short: 'Min lev.',
+    kind: 'leverage',
+    group: 'Risk',
+    formula: 'Lowest leverage (size / collateral) of a position in the window.',
+  },
+  {
+    key: 'maxLeverage',
+    label: 'Max leverage',
+    short: 'Max lev.',
+    kind: 'leverage',
+    group: 'Risk',
+    formula: 'Highest leverage (size / collateral) of a position in the window.',
+  },
+  {
+    key: 'totalLiquidation',
+    label: 'Liquidations',
+    short: 'Liquid.',
+    kind: 'count',
+    group: 'Risk',
+    formula: 'Number of positions liquidated (and not won).',
+  },
+  {
+    key: 'totalLiquidationAmount',
+    label: 'Liquidated $',
+    kind: 'usd',
+    group: 'Risk',
+    signed: true,
+    formula: 'Σ realisedPnl of the liquidated positions (never positive).',
+  },
+  {
+    key: 'longRate',
+    label: 'Long share',
+    kind: 'percent',
+    group: 'Risk',
+    formula: 'long positions / trades × 100.',
+  },
+  // Activity
+  {
+    key: 'totalTrade',
+    label: 'Trades',
+    kind: 'count',
+    group: 'Activity',
+    formula: 'n: the positions closed in the window.',
+  },
+  {
+    key: 'totalWin',
+    label: 'Wins',
+    kind: 'count',
+    group: 'Activity',
+    formula: `Number of winning positions; ${WIN}.`,
+  },
+  { key: 'totalLose', label: 'Losses', kind: 'count', group: 'Activity', formula: 'trades − wins.' },
+  {
+    key: 'totalVolume',
+    label: 'Volume',
+    kind: 'usd',
+    group: 'Activity',
+    formula: "Σ size, where size is a position's peak notional in USD.",
+  },
+  {
+    key: 'avgVolume',
+    label: 'Avg size',
+    kind: 'usd',
+    group: 'Activity',
+    formula: 'Volume / trades: the mean peak notional of a position.',
+  },
+  {
+    key: 'avgDuration',
+    label: 'Avg duration',
+    short: 'Avg hold',
+    kind: 'duration',
+    group: 'Activity',
+    formula: 'Mean of closeBlockTime − openBlockTime over the positions.',
+  },
+  {
+    key: 'minDuration',
+    label: 'Shortest hold',
+    short: 'Min hold',
+    kind: 'duration',
+    group: 'Activity',
+    formula: 'min of closeBlockTime − openBlockTime.',
+  },
+  {
+    key: 'maxDuration',
+    label: 'Longest hold',
+    short: 'Max hold',
+    kind: 'duration',
+    group: 'Activity',
+    formula: 'max of closeBlockTime − openBlockTime.',
+  },
+  {
+    key: 'orderPositionRatio',
+    label: 'Orders / position',
+    short: 'Orders/pos.',
+    kind: 'ratio',
+    group: 'Activity',
+    formula:
+      'Σ orderCount / trades, counting open, increase, decrease and close orders (not margin transfers).',
+  },
+  {
+    key: 'runTimeDays',
+    label: 'Days active',
+    kind: 'days',
+    group: 'Activity',
+    formula: "Whole days since the trader's first open on this protocol; the same in every window.",
+  },
+  {
+    key: 'lastTradeAtTs',
+    label: 'Last trade',
+    kind: 'time',
+    group: 'Activity',
+    width: 104,
+    formula: "The trader's latest close on this protocol, over all time.",
+  },
+];
+
+const byKey = new Map(STAT_FIELDS.map((f) => [f.key, f]));
+
+/** The field of `key`; every numeric statistic has one. */
+export function statField(key: StatisticNumericField): StatField {
+  const field = byKey.get(key);
+  if (!field) throw new Error(`No statistic field ${key}`);
+  return field;
+}
+
+/** Ranking keys where a lower figure ranks better (semantics.md Ranking). */
+export const LOWER_IS_BETTER: ReadonlySet<RankingKey> = new Set([
+  'avgDuration',
+  'avgLeverage',
+  'orderPositionRatio',
+]);
+
+/** The tooltip of a percentile. */
+export function rankingFormula(key: RankingKey): string {
+  const way = LOWER_IS_BETTER.has(key)
+    ? 'lower is better'
+    : key === 'realisedMaxDrawdown'
+      ? 'closer to 0 is better'
+      : 'higher is better';
+  return (
+    `Percentile of ${statField(key).label} among the traders of this protocol and window (${way}): ` +
+    '100 × traders strictly worse / (traders − 1). 100 is the best.'
+  );
+}
+
+/** The average of the percentiles: one score out of 100 for a trader. */
+export function averageScore(ranking: Partial<Record<RankingKey, number>> | null | undefined): number | null {
+  if (!ranking) return null;
+  const values = RANKING_KEYS.map((k) => ranking[k]).filter((v): v is number => typeof v === 'number');
+  if (values.length === 0) return null;
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** The windows as a trader names them. */
+export const WINDOW_LABELS: Record<Window, string> = {
+  D7: '7D',
+  D15: '15D',
+  D30: '30D',
+  D60: '60D',
+  FULL: 'All',
+};
+/** The windows from the shortest to all time, as the tabs show them. */
+export const WINDOW_ORDER: readonly Window[] = ['D7', 'D15', 'D30', 'D60', 'FULL'];
+
+/** What a window covers (semantics.md Windows). */
+export function windowMeaning(window: Window): string {
+  if (window === 'FULL') return 'Every closed position.';
+  const days = window.slice(1);
+  return `Positions closed in the ${days} full UTC days before today (today excluded).`;
+}
+
+/** A figure as the table shows it: compact dollars, percents, durations. */
+export function formatStat(
+  kind: StatKind,
+  value: number | null | undefined,
+  options: { compact?: boolean } = {},
+): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
+  switch (kind) {
+    case 'usd':
+      return options.compact ? formatUsdCompact(value) : formatUsd(value);
+    case 'percent':
+      return formatPercent(value);
+    case 'ratio':
+      return formatNumber(value);
+    case 'count':
+      return formatInteger(value);
+    case 'duration':
+      return formatDuration(value);
+    case 'leverage':
+      return formatLeverage(value);
+    case 'days':
+      return `${formatInteger(value)} d`;
+    case 'time':
+      return formatDate(value);
+  }
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A millisecond time as `2025-03-14` (local). */
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return MISSING;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}

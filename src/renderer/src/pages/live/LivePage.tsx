@@ -1,0 +1,596 @@
+import type { ReactElement } from 'react';
+import { useEffect, useId, useMemo } from 'react';
+import type { Order, Position } from '../../../../shared/api/positions';
+import type { Freshness as FreshnessValue } from '../../../../shared/ipc/schemas/freshness';
+import type { AppError } from '../../../../shared/result';
+import { Address } from '../../components/Address';
+import { EmptyState } from '../../components/EmptyState';
+import { LoginFirst } from '../../components/LoginFirst';
+import { Freshness } from '../../components/Freshness';
+import { LiveIcon, RefreshIcon } from '../../components/icons';
+import { SideTag } from '../../components/SideTag';
+import { Segmented, Toggle } from '../../components/Toggle';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { formatAge } from '../../format/age';
+import {
+  formatLeverage,
+  formatPercent,
+  formatPrice,
+  formatUsd,
+  formatUsdCompact,
+  signClass,
+} from '../../format/number';
+import { formatTimestamp } from '../../format/time';
+import { useDebounced } from '../../hooks/use-debounced';
+import { useNow } from '../../hooks/use-now';
+import { useVisibleInterval } from '../../hooks/use-visible-interval';
+import { useChannel } from '../../ipc/use-channel';
+import { useLive } from '../../stores/live';
+import { useNavigation } from '../../stores/navigation';
+import { useReloadOn } from '../../stores/revisions';
+import { useTokens } from '../../stores/tokens';
+import { isFiltered, liveRequest, minSizeProblem, pairsOf, type LiveSide } from './live-filters';
+
+/** The market moves every second; a few seconds keeps the feeds current without flooding the core. */
+const REFRESH_MS = 5_000;
+
+const SIDES: readonly { value: LiveSide; label: string }[] = [
+  { value: 'BOTH', label: 'Both' },
+  { value: 'LONG', label: 'Long' },
+  { value: 'SHORT', label: 'Short' },
+];
+
+const ago = (iso: string | null | undefined, now: number): string =>
+  iso ? `${formatAge(iso, now)} ago` : '—';
+
+const trader: Column<Position> = {
+  id: 'account',
+  label: 'Trader',
+  width: 150,
+  value: (p) => p.account,
+  render: (p) => <Address address={p.account} />,
+};
+
+function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] {
+  const columns: Column<Position>[] = [
+    trader,
+    { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (p) => p.protocol },
+    {
+      id: 'pair',
+      label: 'Pair',
+      width: 96,
+      sortable: true,
+      value: (p) => p.pair,
+      render: (p) => <span className="symbol">{p.pair}</span>,
+    },
+    {
+      id: 'side',
+      label: 'Side',
+      width: 70,
+      value: (p) => (p.isLong ? 'LONG' : 'SHORT'),
+      render: (p) => <SideTag isLong={p.isLong} />,
+    },
+    {
+      id: 'size',
+      label: 'Size',
+      title: 'Peak notional of the position in USD',
+      align: 'right',
+      width: 104,
+      sortable: true,
+      value: (p) => p.size,
+      render: (p) => <span className="num">{formatUsdCompact(p.size)}</span>,
+    },
+    {
+      id: 'leverage',
+      label: 'Lev.',
+      title: 'Size / collateral',
+      align: 'right',
+      width: 64,
+      sortable: true,
+      value: (p) => p.leverage,
+      render: (p) => <span className="num">{formatLeverage(p.leverage)}</span>,
+    },
+  ];
+  if (kind === 'top') {
+    columns.push(
+      {
+        id: 'collateral',
+        label: 'Collateral',
+        align: 'right',
+        width: 104,
+        sortable: true,
+        value: (p) => p.collateral,
+        render: (p) => <span className="num">{formatUsdCompact(p.collateral)}</span>,
+      },
+      {
+        id: 'entry',
+        label: 'Entry',
+        title: 'Average entry price',
+        align: 'right',
+        width: 100,
+        sortable: true,
+        value: (p) => p.averagePrice,
+        render: (p) => <span className="num">{formatPrice(p.averagePrice)}</span>,
+      },
+    );
+  }
+  columns.push(
+    {
+      id: 'pnl',
+      label: kind === 'top' ? 'PnL' : 'PnL',
+      title: 'realised PnL − fees + funding, plus the open part marked to market',
+      align: 'right',
+      width: 108,
+      sortable: true,
+      value: (p) => p.pnl,
+      render: (p) => <span className={`num ${signClass(p.pnl)}`}>{formatUsd(p.pnl, { signed: true })}</span>,
+    },
+    {
+      id: 'roi',
+      label: 'ROI',
+      title: 'PnL / collateral',
+      align: 'right',
+      width: 80,
+      sortable: true,
+      value: (p) => p.roi,
+      render: (p) => (
+        <span className={`num ${signClass(p.roi)}`}>{formatPercent(p.roi, { signed: true })}</span>
+      ),
+    },
+  );
+  if (kind === 'feed') {
+    columns.push({
+      id: 'status',
+      label: 'Status',
+      width: 86,
+      value: (p) => p.status,
+      render: (p) => (
+        <span className={`tag ${p.status === 'OPEN' ? 'tag-accent' : ''}`}>
+          {p.status === 'OPEN' ? 'OPEN' : 'CLOSED'}
+        </span>
+      ),
+    });
+  }
+  columns.push({
+    id: 'time',
+    label: kind === 'top' ? 'Opened' : 'Updated',
+    align: 'right',
+    width: 90,
+    sortable: true,
+    value: (p) => (kind === 'top' ? p.openBlockTime : (p.updatedAt ?? p.closeBlockTime ?? p.openBlockTime)),
+    render: (p) => {
+      const at = kind === 'top' ? p.openBlockTime : (p.updatedAt ?? p.closeBlockTime ?? p.openBlockTime);
+      return (
+        <span className="muted num" title={formatTimestamp(at)}>
+          {ago(at, now)}
+        </span>
+      );
+    },
+  });
+  return columns;
+}
+
+const ORDER_TYPE_CLASS: Record<Order['type'], string> = {
+  OPEN: 'tag-accent',
+  INCREASE: 'tag-accent',
+  DECREASE: 'tag-warn',
+  CLOSE: '',
+  MARGIN_TRANSFERRED: '',
+};
+
+function orderColumns(now: number): Column<Order>[] {
+  return [
+    {
+      id: 'time',
+      label: 'Time',
+      width: 84,
+      sortable: true,
+      value: (o) => o.blockTime,
+      render: (o) => (
+        <span className="muted num" title={formatTimestamp(o.blockTime)}>
+          {ago(o.blockTime, now)}
+        </span>
+      ),
+    },
+    {
+      id: 'account',
+      label: 'Trader',
+      width: 150,
+      value: (o) => o.account,
+      render: (o) => <Address address={o.account} />,
+    },
+    { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (o) => o.protocol },
+    {
+      id: 'pair',
+      label: 'Pair',
+      width: 96,
+      sortable: true,
+      value: (o) => o.pair,
+      render: (o) => <span className="symbol">{o.pair}</span>,
+    },
+    {
+      id: 'type',
+      label: 'Type',
+      width: 96,
+      value: (o) => o.type,
+      render: (o) => (
+        <span className={`tag ${ORDER_TYPE_CLASS[o.type]}`}>
+          {o.type === 'MARGIN_TRANSFERRED' ? 'MARGIN' : o.type}
+        </span>
+      ),
+    },
+    {
+      id: 'side',
+      label: 'Side',
+      width: 70,
+      value: (o) => (o.isLong === null || o.isLong === undefined ? null : o.isLong ? 'LONG' : 'SHORT'),
+      render: (o) => <SideTag isLong={o.isLong} />,
+    },
+    {
+      id: 'sizeDelta',
+      label: 'Size Δ',
+      title: 'How much the order changed the position, in USD',
+      align: 'right',
+      width: 100,
+      sortable: true,
+      value: (o) => o.sizeDeltaNumber ?? null,
+      render: (o) => <span className="num">{formatUsdCompact(o.sizeDeltaNumber)}</span>,
+    },
+    {
+      id: 'price',
+      label: 'Price',
+      align: 'right',
+      width: 96,
+      sortable: true,
+      value: (o) => o.priceNumber ?? null,
+      render: (o) => <span className="num">{formatPrice(o.priceNumber)}</span>,
+    },
+    {
+      id: 'realisedPnl',
+      label: 'Realised',
+      align: 'right',
+      width: 100,
+      sortable: true,
+      value: (o) => o.realisedPnlNumber ?? o.realisedPnl ?? null,
+      render: (o) => {
+        const v = o.realisedPnlNumber ?? o.realisedPnl ?? null;
+        return <span className={`num ${signClass(v)}`}>{v ? formatUsd(v, { signed: true }) : '—'}</span>;
+      },
+    },
+  ];
+}
+
+interface FeedPanelProps {
+  title: string;
+  hint: string;
+  testId: string;
+  freshness: FreshnessValue | null;
+  total: number | null;
+  shown: number;
+  error: AppError | null;
+  hasData: boolean;
+  onRetry: () => void;
+  children: ReactElement;
+}
+
+function FeedPanel({
+  title,
+  hint,
+  testId,
+  freshness,
+  total,
+  shown,
+  error,
+  hasData,
+  onRetry,
+  children,
+}: FeedPanelProps): ReactElement {
+  const titleId = useId();
+  return (
+    <section className="panel live-panel" aria-labelledby={titleId} data-testid={testId}>
+      <header className="panel-header">
+        <div className="panel-heading">
+          <h2 id={titleId}>{title}</h2>
+          <span className="panel-hint">{hint}</span>
+        </div>
+        <div className="panel-header-end">
+          {total !== null ? (
+            <span className="panel-count num">
+              {total > shown ? `${shown} of ${total.toLocaleString('en-US')}` : `${shown}`}
+            </span>
+          ) : null}
+          {error && !hasData ? null : <Freshness freshness={freshness} testId={`${testId}-freshness`} />}
+        </div>
+      </header>
+      {error && !hasData ? (
+        <EmptyState
+          title={`${title} could not be loaded`}
+          action={
+            <button type="button" className="button" onClick={onRetry}>
+              Retry
+            </button>
+          }
+        >
+          <p>{error.message}</p>
+        </EmptyState>
+      ) : (
+        children
+      )}
+    </section>
+  );
+}
+
+/** Top open positions, the live positions feed and the market-wide orders, filtered alike. */
+export function LivePage(): ReactElement {
+  const filters = useLive((s) => s.filters);
+  const setFilters = useLive((s) => s.setFilters);
+  const clearFilters = useLive((s) => s.clearFilters);
+  const autoRefresh = useLive((s) => s.autoRefresh);
+  const setAutoRefresh = useLive((s) => s.setAutoRefresh);
+  const tokens = useTokens((s) => s.list);
+  const openTrader = useNavigation((s) => s.openTrader);
+  const openRow = (row: { protocol: string; account: string }): void =>
+    openTrader({ protocol: row.protocol, account: row.account });
+  const loadTokens = useTokens((s) => s.load);
+  const now = useNow(5_000);
+  const protocolId = useId();
+  const pairId = useId();
+  const sizeId = useId();
+  const pairListId = useId();
+
+  useEffect(() => {
+    if (!useTokens.getState().list) void loadTokens();
+  }, [loadTokens]);
+
+  // Typing in the pair or size box refetches once the typing pauses.
+  const settled = useDebounced(filters, 350);
+  const request = useMemo(() => liveRequest(settled), [settled]);
+  const top = useChannel('live:top', request);
+  const feed = useChannel('live:positions', request);
+  const orders = useChannel('live:orders', request);
+  const { reload: reloadTop } = top;
+  const { reload: reloadFeed } = feed;
+  const { reload: reloadOrders } = orders;
+  const reloadAll = (): void => {
+    reloadTop();
+    reloadFeed();
+    reloadOrders();
+  };
+  // The market's feeds need a session (or the profile's API key): a login reads them again.
+  useReloadOn('session', reloadAll);
+  const needsLogin = [top, feed, orders].some(
+    (f) => f.data === null && (f.error?.code === 'NOT_LOGGED_IN' || f.error?.code === 'UNAUTHORIZED'),
+  );
+  useVisibleInterval(reloadAll, REFRESH_MS, autoRefresh && !needsLogin);
+
+  const topColumns = useMemo(() => positionColumns(now, 'top'), [now]);
+  const feedColumns = useMemo(() => positionColumns(now, 'feed'), [now]);
+  const orderCols = useMemo(() => orderColumns(now), [now]);
+
+  const protocols = useMemo(() => (tokens?.groups ?? []).map((g) => g.protocol).sort(), [tokens]);
+  const pairs = useMemo(
+    () => pairsOf([...(top.data?.data ?? []), ...(feed.data?.data ?? []), ...(orders.data?.data ?? [])]),
+    [top.data, feed.data, orders.data],
+  );
+  const sizeProblem = minSizeProblem(filters.minSize);
+  const filtered = isFiltered(filters);
+
+  const noMatch = (what: string): ReactElement => (
+    <EmptyState
+      title={filtered ? `No ${what} match these filters` : `No ${what} right now`}
+      icon={<LiveIcon />}
+      action={
+        filtered ? (
+          <button type="button" className="button" onClick={clearFilters}>
+            Clear filters
+          </button>
+        ) : undefined
+      }
+    >
+      <p>
+        {filtered
+          ? 'Widen the filters: another protocol, both sides, or a smaller minimum size.'
+          : 'The feed fills as traders open and close positions; it refreshes by itself.'}
+      </p>
+    </EmptyState>
+  );
+
+  return (
+    <section className="page page-wide" aria-labelledby="page-title">
+      <header className="page-header page-header-row">
+        <div>
+          <h1 id="page-title">Live</h1>
+          <p className="page-lede">
+            What the market’s traders hold and do right now: the largest open positions, positions as they
+            open and close, and every order. Click a row to open its trader.
+          </p>
+        </div>
+      </header>
+
+      <div className="toolbar filter-bar" role="search" aria-label="Filter the live feeds">
+        <div className="filter-field">
+          <label htmlFor={protocolId} className="field-label">
+            Protocol
+          </label>
+          <select
+            id={protocolId}
+            className="input select"
+            value={filters.protocol}
+            onChange={(e) => setFilters({ protocol: e.target.value })}
+            data-testid="live-filter-protocol"
+          >
+            <option value="">All protocols</option>
+            {protocols.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="filter-field">
+          <label htmlFor={pairId} className="field-label">
+            Pair
+          </label>
+          <input
+            id={pairId}
+            className="input filter-pair"
+            list={pairListId}
+            value={filters.pair}
+            onChange={(e) => setFilters({ pair: e.target.value })}
+            placeholder="Any, e.g. BTC/USD"
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="live-filter-pair"
+          />
+          <datalist id={pairListId}>
+            {pairs.map((p) => (
+              <option key={p} value={p} />
+            ))}
+          </datalist>
+        </div>
+        <div className="filter-field">
+          <span className="field-label">Side</span>
+          <Segmented
+            value={filters.side}
+            options={SIDES}
+            onChange={(side) => setFilters({ side })}
+            label="Side"
+            testId="live-filter-side"
+          />
+        </div>
+        <div className="filter-field">
+          <label htmlFor={sizeId} className="field-label">
+            Min size (USD)
+          </label>
+          <input
+            id={sizeId}
+            className={`input filter-size num${sizeProblem ? ' is-invalid' : ''}`}
+            value={filters.minSize}
+            onChange={(e) => setFilters({ minSize: e.target.value })}
+            placeholder="0"
+            inputMode="decimal"
+            autoComplete="off"
+            aria-invalid={sizeProblem ? true : undefined}
+            aria-describedby={sizeProblem ? `${sizeId}-error` : undefined}
+            data-testid="live-filter-min-size"
+          />
+          {sizeProblem ? (
+            <p id={`${sizeId}-error`} className="field-error filter-error" role="alert">
+              {sizeProblem}
+            </p>
+          ) : null}
+        </div>
+        <div className="toolbar-end filter-end">
+          {filtered ? (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={clearFilters}
+              data-testid="live-clear-filters"
+            >
+              Clear filters
+            </button>
+          ) : null}
+          <Toggle
+            checked={autoRefresh}
+            onChange={setAutoRefresh}
+            label={`Auto-refresh ${REFRESH_MS / 1000} s`}
+            testId="live-auto-refresh"
+          />
+          <button
+            type="button"
+            className="button button-small"
+            onClick={reloadAll}
+            aria-label="Refresh the live feeds now"
+          >
+            <RefreshIcon />
+            Refresh
+          </button>
+        </div>
+      </div>
+
+      {needsLogin ? (
+        <LoginFirst
+          what="the live market"
+          why="The service serves its live positions and orders to logged-in users (or to a profile with an API key). Logging in signs a message with your wallet — no transaction, no fee."
+          testId="live-login"
+        />
+      ) : (
+        <>
+          <FeedPanel
+            title="Top open positions"
+            hint="largest open positions first"
+            testId="live-top"
+            freshness={top.freshness}
+            total={top.data?.meta.total ?? null}
+            shown={top.data?.data.length ?? 0}
+            error={top.error}
+            hasData={top.data !== null}
+            onRetry={reloadTop}
+          >
+            <DataTable
+              rows={top.data?.data ?? []}
+              columns={topColumns}
+              rowKey={(p) => p.id}
+              loading={top.data === null && top.error === null}
+              empty={noMatch('open positions')}
+              height={360}
+              onRowOpen={openRow}
+              testId="live-top-table"
+              ariaLabel="Top open positions"
+            />
+          </FeedPanel>
+
+          <div className="live-feeds">
+            <FeedPanel
+              title="Positions"
+              hint="opened and closed, newest first"
+              testId="live-positions"
+              freshness={feed.freshness}
+              total={feed.data?.meta.total ?? null}
+              shown={feed.data?.data.length ?? 0}
+              error={feed.error}
+              hasData={feed.data !== null}
+              onRetry={reloadFeed}
+            >
+              <DataTable
+                rows={feed.data?.data ?? []}
+                columns={feedColumns}
+                rowKey={(p) => p.id}
+                loading={feed.data === null && feed.error === null}
+                empty={noMatch('positions')}
+                height={420}
+                onRowOpen={openRow}
+                testId="live-positions-table"
+                ariaLabel="Live positions"
+              />
+            </FeedPanel>
+            <FeedPanel
+              title="Orders"
+              hint="every trader’s orders, newest first"
+              testId="live-orders"
+              freshness={orders.freshness}
+              total={orders.data?.meta.total ?? null}
+              shown={orders.data?.data.length ?? 0}
+              error={orders.error}
+              hasData={orders.data !== null}
+              onRetry={reloadOrders}
+            >
+              <DataTable
+                rows={orders.data?.data ?? []}
+                columns={orderCols}
+                rowKey={(o) => o.id}
+                loading={orders.data === null && orders.error === null}
+                empty={noMatch('orders')}
+                height={420}
+                onRowOpen={openRow}
+                testId="live-orders-table"
+                ariaLabel="Live orders"
+              />
+            </FeedPanel>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

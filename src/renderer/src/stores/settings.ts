@@ -1,0 +1,86 @@
+import { create } from 'zustand';
+import type { Settings } from '../../../shared/ipc/schemas/settings';
+import type { AppError } from '../../../shared/result';
+import { call, failureOf } from '../ipc/call';
+
+export type Theme = Settings['theme'];
+type SettingsPatch = Partial<Pick<Settings, 'theme' | 'notifications' | 'cacheLimitMb'>>;
+
+// The theme is also kept in localStorage so that the next start paints in it before the core answers.
+const THEME_KEY = 'copydesk.theme';
+
+/** Paints the window in `theme` (styles/theme.css keys the light palette on data-theme). */
+export function applyTheme(theme: Theme): void {
+  document.documentElement.dataset.theme = theme;
+  document.documentElement.style.colorScheme = theme;
+  try {
+    window.localStorage.setItem(THEME_KEY, theme);
+  } catch {
+    // Storage may be disabled; the core's setting still applies once read.
+  }
+}
+
+/** The theme of the last run, until `settings:get` answers; dark by default. */
+export function rememberedTheme(): Theme {
+  try {
+    return window.localStorage.getItem(THEME_KEY) === 'light' ? 'light' : 'dark';
+  } catch {
+    return 'dark';
+  }
+}
+
+interface SettingsStore {
+  /** Null until `settings:get` answers. */
+  settings: Settings | null;
+  error: AppError | null;
+  loading: boolean;
+  /** The setting being saved, for its control's busy state. */
+  pending: keyof SettingsPatch | null;
+  load(): Promise<void>;
+  update(patch: SettingsPatch): Promise<boolean>;
+}
+
+/** Display and data preferences kept by the core (`settings:get` / `settings:update`). */
+export const useSettings = create<SettingsStore>()((set, get) => ({
+  settings: null,
+  error: null,
+  loading: false,
+  pending: null,
+  async load() {
+    set({ loading: true });
+    try {
+      const settings = await call('settings:get', {}, { quiet: true });
+      set({ settings, error: null });
+      applyTheme(settings.theme);
+    } catch (error) {
+      set({ error: failureOf(error) });
+    } finally {
+      set({ loading: false });
+    }
+  },
+  async update(patch) {
+    const key = (Object.keys(patch)[0] as keyof SettingsPatch | undefined) ?? null;
+    const before = get().settings;
+    // The theme switches at once; a refusal puts it back.
+    if (patch.theme) applyTheme(patch.theme);
+    if (before) set({ settings: { ...before, ...patch } });
+    set({ pending: key });
+    try {
+      const settings = await call('settings:update', patch);
+      set({ settings, error: null });
+      applyTheme(settings.theme);
+      return true;
+    } catch {
+      if (before) {
+        set({ settings: before });
+        applyTheme(before.theme);
+      }
+      return false;
+    } finally {
+      set({ pending: null });
+    }
+  },
+}));
+
+export const selectTheme = (s: SettingsStore): Theme => s.settings?.theme ?? rememberedTheme();
+export const selectNotificationsOn = (s: SettingsStore): boolean => s.settings?.notifications === true;

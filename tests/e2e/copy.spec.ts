@@ -1,0 +1,98 @@
+import { expect, test } from './fixtures';
+import { loginAsDemo } from './demo-user';
+
+const TRADER = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
+
+test('create a copy trade with options, see it listed, stop and start it; close a copy position', async ({
+  page,
+  terminal,
+}) => {
+  await loginAsDemo(page, terminal.url);
+  await page.getByTestId('nav-copy').click();
+
+  // The fixture's demo user has three copy trades; two run.
+  const trades = page.getByTestId('copy-trades-table').getByTestId('table-row');
+  await expect(trades).toHaveCount(3);
+  await expect(page.getByTestId('copy-quota')).toContainText('2 / 5');
+  await page.screenshot({ path: 'test-artifacts/copy-trading.png', animations: 'disabled' });
+
+  // A new copy trade: every rule is checked before anything is sent.
+  await page.getByTestId('copy-new').click();
+  const form = page.getByTestId('copy-form');
+  await expect(form).toBeVisible();
+  await form.getByTestId('copy-form-submit').click();
+  await expect(form.getByTestId('copy-form-issue-count')).toBeVisible();
+
+  await form.getByTestId('copy-form-title').fill('E2E whale follower');
+  await form.getByTestId('copy-form-account').fill(TRADER);
+  await form.getByTestId('copy-form-protocol').selectOption('NOVA_ARB');
+  await form.getByTestId('copy-form-wallet').selectOption({ index: 1 });
+  await form.getByTestId('copy-form-volume').fill('50');
+  await form.getByTestId('copy-form-leverage').fill('60');
+  await form.getByTestId('copy-form-leverage').blur();
+  await expect(form.getByText('must be between 2 and 50')).toBeVisible();
+  await form.getByTestId('copy-form-leverage').fill('8');
+  await form.getByTestId('copy-form-side-long').click();
+
+  // A USD stop loss may not exceed the margin.
+  await form.getByTestId('copy-form-stop-loss').check({ force: true });
+  await form.getByTestId('copy-form-stop-loss-amount').fill('80');
+  await form.getByTestId('copy-form-stop-loss-amount').blur();
+  await expect(form.getByText(/must be at most Margin per position/)).toBeVisible();
+  await form.getByTestId('copy-form-stop-loss-amount').fill('20');
+
+  // Only chosen tokens: the picker comes from tokens:list.
+  await form.getByTestId('copy-form-copy-all').uncheck({ force: true });
+  await form.getByTestId('copy-form-tokens-BTC').click();
+  await form.getByTestId('copy-form-skip-leverage').check({ force: true });
+  await form.getByTestId('copy-form-low-leverage').fill('2');
+  await expect(form.getByTestId('copy-form-issue-count')).toHaveCount(0);
+  await page.screenshot({ path: 'test-artifacts/copy-trade-form.png', animations: 'disabled' });
+  await form.getByTestId('copy-form-submit').click();
+  await expect(form).toHaveCount(0);
+
+  const created = trades.filter({ hasText: 'E2E whale follower' });
+  await expect(created).toHaveCount(1);
+  await expect(created).toContainText('Longs only');
+  await expect(created.getByTestId('copy-trade-status')).toHaveText('Running');
+  await expect(page.getByTestId('copy-quota')).toContainText('3 / 5');
+
+  // Stop and start it again inline.
+  await created.getByTestId('copy-trade-stop').click();
+  await expect(created.getByTestId('copy-trade-status')).toHaveText('Stopped');
+  await expect(page.getByTestId('copy-quota')).toContainText('2 / 5');
+  await created.getByTestId('copy-trade-start').click();
+  await expect(created.getByTestId('copy-trade-status')).toHaveText('Running');
+
+  // Edit it: the saved change shows in the list.
+  await created.getByTestId('copy-trade-edit').click();
+  await expect(form).toBeVisible();
+  await form.getByTestId('copy-form-volume').fill('75');
+  await form.getByTestId('copy-form-submit').click();
+  await expect(form).toHaveCount(0);
+  await expect(created).toContainText('$75.00');
+
+  // Close an open copy position, behind a confirmation.
+  await page.getByTestId('copy-tabs-positions').click();
+  const positions = page.getByTestId('copy-positions-table').getByTestId('table-row');
+  await expect(positions).toHaveCount(2);
+  await page.screenshot({ path: 'test-artifacts/copy-positions.png', animations: 'disabled' });
+  const btc = positions.filter({ hasText: 'BTC/USD' });
+  await btc.getByText('Orders').click();
+  const drawer = page.getByTestId('position-drawer');
+  await expect(drawer.getByTestId('position-orders-table').getByTestId('table-row')).toHaveCount(2);
+  await page.screenshot({ path: 'test-artifacts/copy-position-orders.png', animations: 'disabled' });
+  await drawer.getByTestId('position-close').click();
+  const confirm = page.getByTestId('close-position-dialog');
+  await expect(confirm).toBeVisible();
+  await confirm.getByTestId('close-position-dialog-confirm').click();
+  await expect(drawer).toHaveCount(0);
+  await expect(positions).toHaveCount(1);
+
+  await page.getByTestId('copy-positions-status-close').click();
+  await expect(positions.filter({ hasText: 'You closed' })).toHaveCount(1);
+
+  await page.getByTestId('copy-tabs-activity').click();
+  await expect(page.getByTestId('activity-table').getByTestId('table-row').first()).toBeVisible();
+  await page.screenshot({ path: 'test-artifacts/copy-activity.png', animations: 'disabled' });
+});

@@ -1,0 +1,50 @@
+import { expect, test } from './fixtures';
+import { loginAsDemo } from './demo-user';
+
+test('live feeds show rows, refresh, and narrow with the filters', async ({ page, terminal }) => {
+  await page.goto(terminal.url);
+  await expect(page.getByTestId('service-state')).toContainText(/ready/i, { timeout: 30_000 });
+  // The service serves the live market to logged-in users: the page says so, once.
+  await page.getByTestId('nav-live').click();
+  await expect(page.getByTestId('live-login')).toContainText('Log in to see the live market');
+
+  await loginAsDemo(page, terminal.url);
+  await page.getByTestId('nav-live').click();
+
+  const top = page.getByTestId('live-top-table').getByTestId('table-row');
+  const feed = page.getByTestId('live-positions-table').getByTestId('table-row');
+  const orders = page.getByTestId('live-orders-table').getByTestId('table-row');
+  await expect(top.first()).toBeVisible();
+  await expect(feed.first()).toBeVisible();
+  await expect(orders.first()).toBeVisible();
+  await page.screenshot({ path: 'test-artifacts/live.png', animations: 'disabled' });
+
+  // One protocol: every row of every feed is of it.
+  const protocol = page.getByTestId('live-filter-protocol');
+  const choice = await protocol.locator('option').nth(1).getAttribute('value');
+  await protocol.selectOption(choice!);
+  await expect(async () => {
+    const texts = await top.allTextContents();
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) expect(text).toContain(choice!);
+  }).toPass();
+
+  // Shorts only.
+  await page.getByTestId('live-filter-side-short').click();
+  await expect(async () => {
+    const texts = await top.allTextContents();
+    for (const text of texts) expect(text).toContain('SHORT');
+    expect(texts.join('')).not.toContain('LONG');
+  }).toPass();
+
+  // A minimum size nobody reaches empties the feeds and says what to do.
+  await page.getByTestId('live-filter-min-size').fill('1000000000000');
+  await expect(page.getByTestId('live-top').getByText('No open positions match these filters')).toBeVisible();
+  await page.getByTestId('live-filter-min-size').fill('abc');
+  await expect(page.getByText('Enter a size in USD')).toBeVisible();
+  await page.screenshot({ path: 'test-artifacts/live-filtered.png', animations: 'disabled' });
+
+  await page.getByTestId('live-clear-filters').click();
+  await expect(top.first()).toBeVisible();
+  await expect(page.getByTestId('live-filter-side-both')).toHaveAttribute('aria-checked', 'true');
+});
