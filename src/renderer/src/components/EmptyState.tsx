@@ -25,7 +25,8 @@ interface ReadFailedProps {
   /** "The wallet could not be read". */
   title: string;
   message: string;
-  retrying: boolean;
+  /** A reload is under way: the button waits. Omitted where the panel shows no reload state. */
+  retrying?: boolean;
   onRetry: () => void;
 }
 

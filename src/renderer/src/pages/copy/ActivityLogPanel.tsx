@@ -4,17 +4,18 @@ import type { ActivityLog } from '../../../../shared/api/activity-logs';
 import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
 import type { ChannelRequest } from '../../../../shared/ipc/contract';
 import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { Freshness } from '../../components/Freshness';
-import { SideTag } from '../../components/SideTag';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import { formatLeverage, formatPercent, formatPrice, formatUsd } from '../../format/number';
+import { leverageColumn, sideColumn, symbolColumn, usdColumn } from '../../components/table/column-kinds';
+import { formatPercent, formatPrice } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useChannel } from '../../ipc/use-channel';
 import { useCopyView } from '../../stores/copy-view';
 import { useReloadOn } from '../../stores/revisions';
 import { ACTIVITY_LABELS, activityTone } from './copy-labels';
+import { CopyTradeSelect } from './CopyTradeSelect';
 import { Pager } from './Pager';
 
 const PAGE_SIZE = 100;
@@ -57,21 +58,8 @@ const columns: Column<ActivityLog>[] = [
       </span>
     ),
   },
-  {
-    id: 'pair',
-    label: 'Pair',
-    width: 96,
-    sortable: true,
-    value: (a) => a.pair,
-    render: (a) => <span className="symbol">{a.pair}</span>,
-  },
-  {
-    id: 'side',
-    label: 'Side',
-    width: 80,
-    value: (a) => (a.isLong ? 'LONG' : 'SHORT'),
-    render: (a) => <SideTag isLong={a.isLong} reversed={a.isReverse} />,
-  },
+  symbolColumn({ width: 96, get: (a) => a.pair }),
+  sideColumn({ width: 80, isLong: (a) => a.isLong, reversed: (a) => a.isReverse }),
   {
     id: 'copyTradeTitle',
     label: 'Copy trade · trader',
@@ -87,25 +75,15 @@ const columns: Column<ActivityLog>[] = [
       </span>
     ),
   },
-  {
+  usdColumn({
     id: 'volume',
     label: 'Volume',
     title: 'Size of the copied order in USD',
-    align: 'right',
     width: 100,
     sortable: true,
-    value: (a) => a.volume,
-    render: (a) => <span className="num">{formatUsd(a.volume)}</span>,
-  },
-  {
-    id: 'leverage',
-    label: 'Lev',
-    align: 'right',
-    width: 60,
-    sortable: true,
-    value: (a) => a.leverage,
-    render: (a) => <span className="num">{formatLeverage(a.leverage)}</span>,
-  },
+    get: (a) => a.volume,
+  }),
+  leverageColumn({ id: 'leverage', label: 'Lev', width: 60, sortable: true, get: (a) => a.leverage }),
   {
     id: 'price',
     label: 'Fill · trader',
@@ -159,20 +137,12 @@ export function ActivityLogPanel({ trades }: { trades: readonly CopyTradeListIte
   return (
     <>
       <div className="toolbar panel-toolbar">
-        <select
-          className="input select select-compact"
+        <CopyTradeSelect
           value={copyTradeId}
-          onChange={(e) => setView({ copyTradeId: e.target.value })}
-          aria-label="Copy trade"
-          data-testid="activity-trade"
-        >
-          <option value="">All copy trades</option>
-          {(trades ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.title}
-            </option>
-          ))}
-        </select>
+          trades={trades}
+          onChange={(id) => setView({ copyTradeId: id })}
+          testId="activity-trade"
+        />
         <span className="toolbar-summary">Skipped positions (filters, sides) write nothing here.</span>
         <div className="toolbar-end">
           <ExportCsvButton
@@ -185,16 +155,11 @@ export function ActivityLogPanel({ trades }: { trades: readonly CopyTradeListIte
         </div>
       </div>
       {page.error && !page.data ? (
-        <EmptyState
+        <ReadFailed
           title="The activity log could not be loaded"
-          action={
-            <button type="button" className="button" onClick={page.reload}>
-              Retry
-            </button>
-          }
-        >
-          <p>{page.error.message}</p>
-        </EmptyState>
+          message={page.error.message}
+          onRetry={page.reload}
+        />
       ) : (
         <DataTable
           rows={page.data?.data ?? []}

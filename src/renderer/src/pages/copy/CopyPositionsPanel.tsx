@@ -4,14 +4,14 @@ import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
 import { COPY_POSITION_SORT_FIELDS, type CopyPosition } from '../../../../shared/api/copy-positions';
 import type { ChannelRequest } from '../../../../shared/ipc/contract';
 import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { Freshness } from '../../components/Freshness';
-import { SideTag } from '../../components/SideTag';
 import { Segmented } from '../../components/Toggle';
 import { DataTable, type Column, type TableSort } from '../../components/table/DataTable';
+import { leverageColumn, priceColumn, sideColumn, usdColumn } from '../../components/table/column-kinds';
 import { formatAge } from '../../format/age';
-import { formatLeverage, formatPrice, formatUsd, signClass } from '../../format/number';
+import { formatPrice } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useNow } from '../../hooks/use-now';
 import { useChannel } from '../../ipc/use-channel';
@@ -21,6 +21,7 @@ import { useReloadOn } from '../../stores/revisions';
 import type { WalletRecord } from '../wallets/wallet-view';
 import { ClosePositionDialog, type PositionAction } from './ClosePositionDialog';
 import { CLOSE_TYPE_LABELS } from './copy-labels';
+import { CopyTradeSelect } from './CopyTradeSelect';
 import { Pager } from './Pager';
 import { PositionOrdersDrawer } from './PositionOrdersDrawer';
 
@@ -98,13 +99,7 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
           </span>
         ),
       },
-      {
-        id: 'side',
-        label: 'Side',
-        width: 84,
-        value: (p) => (p.isLong ? 'LONG' : 'SHORT'),
-        render: (p) => <SideTag isLong={p.isLong} reversed={p.isReverse} />,
-      },
+      sideColumn({ width: 84, isLong: (p) => p.isLong, reversed: (p) => p.isReverse }),
       {
         id: 'copyTradeTitle',
         label: 'Copy trade · trader',
@@ -119,47 +114,20 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
           </span>
         ),
       },
-      {
-        id: 'initialVol',
-        label: 'Margin',
-        align: 'right',
-        width: 96,
-        sortable: true,
-        value: (p) => p.initialVol,
-        render: (p) => <span className="num">{formatUsd(p.initialVol)}</span>,
-      },
-      {
-        id: 'entryPrice',
-        label: 'Entry',
-        align: 'right',
-        width: 92,
-        sortable: true,
-        value: (p) => p.entryPrice,
-        render: (p) => <span className="num">{formatPrice(p.entryPrice)}</span>,
-      },
-      {
-        id: 'leverage',
-        label: 'Lev',
-        align: 'right',
-        width: 64,
-        sortable: true,
-        value: (p) => p.leverage,
-        render: (p) => <span className="num">{formatLeverage(p.leverage)}</span>,
-      },
-      {
+      usdColumn({ id: 'initialVol', label: 'Margin', width: 96, sortable: true, get: (p) => p.initialVol }),
+      priceColumn({ id: 'entryPrice', label: 'Entry', width: 92, sortable: true, get: (p) => p.entryPrice }),
+      leverageColumn({ id: 'leverage', label: 'Lev', width: 64, sortable: true, get: (p) => p.leverage }),
+      usdColumn({
         id: 'pnl',
         label: open ? 'PnL so far' : 'PnL',
         title: open
           ? 'Realised part − fees + funding so far; the open part is marked in the copy trade’s PnL'
           : 'realised PnL − fees + funding',
-        align: 'right',
         width: 112,
         sortable: true,
-        value: (p) => p.pnl,
-        render: (p) => (
-          <span className={`num ${signClass(p.pnl)}`}>{formatUsd(p.pnl, { signed: true })}</span>
-        ),
-      },
+        signed: true,
+        get: (p) => p.pnl,
+      }),
     ];
     if (open) {
       list.push({
@@ -294,20 +262,12 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
           label="Side"
           testId="copy-positions-side"
         />
-        <select
-          className="input select select-compact"
+        <CopyTradeSelect
           value={copyTradeId}
-          onChange={(e) => setView({ copyTradeId: e.target.value, copyWalletId: '' })}
-          aria-label="Copy trade"
-          data-testid="copy-positions-trade"
-        >
-          <option value="">All copy trades</option>
-          {(trades ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.title}
-            </option>
-          ))}
-        </select>
+          trades={trades}
+          onChange={(id) => setView({ copyTradeId: id, copyWalletId: '' })}
+          testId="copy-positions-trade"
+        />
         <select
           className="input select select-compact"
           value={copyWalletId}
@@ -333,16 +293,11 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
         </div>
       </div>
       {page.error && !page.data ? (
-        <EmptyState
+        <ReadFailed
           title="Your copy positions could not be loaded"
-          action={
-            <button type="button" className="button" onClick={page.reload}>
-              Retry
-            </button>
-          }
-        >
-          <p>{page.error.message}</p>
-        </EmptyState>
+          message={page.error.message}
+          onRetry={page.reload}
+        />
       ) : (
         <DataTable
           rows={rows}

@@ -47,6 +47,92 @@ const UNIT_OPTIONS: readonly { value: AmountType; label: string }[] = [
   { value: 'PERCENT', label: '% of margin' },
 ];
 
+/** The fields, words and test ids of one exit row; the two exits differ only in these. */
+interface ExitSpec {
+  enable: 'enableStopLoss' | 'enableTakeProfit';
+  type: 'stopLossType' | 'takeProfitType';
+  amount: 'stopLossAmount' | 'takeProfitAmount';
+  label: string;
+  unitLabel: string;
+  amountLabel: string;
+  testId: string;
+  hint: (unit: AmountType) => string;
+  placeholder: (unit: AmountType) => string;
+}
+
+const STOP_LOSS: ExitSpec = {
+  enable: 'enableStopLoss',
+  type: 'stopLossType',
+  amount: 'stopLossAmount',
+  label: 'Stop loss',
+  unitLabel: 'Stop-loss unit',
+  amountLabel: 'Loss to stop at',
+  testId: 'copy-form-stop-loss',
+  hint: (unit) => (unit === 'PERCENT' ? 'Up to 100% of the margin.' : 'Up to the margin per position.'),
+  placeholder: (unit) => (unit === 'PERCENT' ? '50' : '20'),
+};
+
+const TAKE_PROFIT: ExitSpec = {
+  enable: 'enableTakeProfit',
+  type: 'takeProfitType',
+  amount: 'takeProfitAmount',
+  label: 'Take profit',
+  unitLabel: 'Take-profit unit',
+  amountLabel: 'Gain to take',
+  testId: 'copy-form-take-profit',
+  hint: () => 'More than 0.',
+  placeholder: () => '40',
+};
+
+/** The fields, words and test ids of one skip rule; the three rules differ only in these. */
+interface SkipSpec {
+  enable: 'skipLowLeverage' | 'skipLowCollateral' | 'skipLowSize';
+  amount: 'lowLeverage' | 'lowCollateral' | 'lowSize';
+  label: string;
+  testId: string;
+  amountLabel: string;
+  suffix: string;
+  hint: string;
+  placeholder: string;
+  amountTestId: string;
+}
+
+const SKIP_ROWS: readonly SkipSpec[] = [
+  {
+    enable: 'skipLowLeverage',
+    amount: 'lowLeverage',
+    label: 'Skip low leverage',
+    testId: 'copy-form-skip-leverage',
+    amountLabel: 'Below leverage',
+    suffix: '×',
+    hint: '1 to 150.',
+    placeholder: '3',
+    amountTestId: 'copy-form-low-leverage',
+  },
+  {
+    enable: 'skipLowCollateral',
+    amount: 'lowCollateral',
+    label: 'Skip low collateral',
+    testId: 'copy-form-skip-collateral',
+    amountLabel: 'Below collateral',
+    suffix: 'USD',
+    hint: 'At least 1.',
+    placeholder: '100',
+    amountTestId: 'copy-form-low-collateral',
+  },
+  {
+    enable: 'skipLowSize',
+    amount: 'lowSize',
+    label: 'Skip low size',
+    testId: 'copy-form-skip-size',
+    amountLabel: 'Below size',
+    suffix: 'USD',
+    hint: 'At least 1.',
+    placeholder: '1000',
+    amountTestId: 'copy-form-low-size',
+  },
+];
+
 function Section({
   title,
   hint,
@@ -160,6 +246,57 @@ export function CopyTradeForm({
         data-testid={testId}
       />
     );
+
+  /** One exit (stop loss or take profit): its switch, then, when on, its unit and amount. */
+  const exitRow = (exit: ExitSpec): ReactElement => {
+    const unit = values[exit.type];
+    return (
+      <div className="exit-row span-2">
+        <Toggle
+          checked={values[exit.enable]}
+          onChange={(on) => set(exit.enable, on)}
+          label={exit.label}
+          testId={exit.testId}
+        />
+        {values[exit.enable] ? (
+          <>
+            <Segmented
+              value={unit}
+              options={UNIT_OPTIONS}
+              onChange={(u) => set(exit.type, u)}
+              label={exit.unitLabel}
+              testId={`${exit.testId}-type`}
+            />
+            <Field
+              label={exit.amountLabel}
+              suffix={unit === 'PERCENT' ? '%' : 'USD'}
+              error={errorOf(exit.amount)}
+              hint={exit.hint(unit)}
+            >
+              {numberInput(exit.amount, exit.placeholder(unit), `${exit.testId}-amount`)}
+            </Field>
+          </>
+        ) : null}
+      </div>
+    );
+  };
+
+  /** One skip rule: its switch, then, when on, the threshold below which a position is skipped. */
+  const skipRow = (skip: SkipSpec): ReactElement => (
+    <div className="skip-row span-2" key={skip.enable}>
+      <Toggle
+        checked={values[skip.enable]}
+        onChange={(on) => set(skip.enable, on)}
+        label={skip.label}
+        testId={skip.testId}
+      />
+      {values[skip.enable] ? (
+        <Field label={skip.amountLabel} suffix={skip.suffix} error={errorOf(skip.amount)} hint={skip.hint}>
+          {numberInput(skip.amount, skip.placeholder, skip.amountTestId)}
+        </Field>
+      ) : null}
+    </div>
+  );
 
   const pending = creating || saving;
   const footer = (
@@ -432,68 +569,8 @@ export function CopyTradeForm({
         </Section>
 
         <Section title="Exits" hint="Close a copy by itself when it has lost or made enough.">
-          <div className="exit-row span-2">
-            <Toggle
-              checked={values.enableStopLoss}
-              onChange={(on) => set('enableStopLoss', on)}
-              label="Stop loss"
-              testId="copy-form-stop-loss"
-            />
-            {values.enableStopLoss ? (
-              <>
-                <Segmented
-                  value={values.stopLossType}
-                  options={UNIT_OPTIONS}
-                  onChange={(u) => set('stopLossType', u)}
-                  label="Stop-loss unit"
-                  testId="copy-form-stop-loss-type"
-                />
-                <Field
-                  label="Loss to stop at"
-                  suffix={values.stopLossType === 'PERCENT' ? '%' : 'USD'}
-                  error={errorOf('stopLossAmount')}
-                  hint={
-                    values.stopLossType === 'PERCENT'
-                      ? 'Up to 100% of the margin.'
-                      : 'Up to the margin per position.'
-                  }
-                >
-                  {numberInput(
-                    'stopLossAmount',
-                    values.stopLossType === 'PERCENT' ? '50' : '20',
-                    'copy-form-stop-loss-amount',
-                  )}
-                </Field>
-              </>
-            ) : null}
-          </div>
-          <div className="exit-row span-2">
-            <Toggle
-              checked={values.enableTakeProfit}
-              onChange={(on) => set('enableTakeProfit', on)}
-              label="Take profit"
-              testId="copy-form-take-profit"
-            />
-            {values.enableTakeProfit ? (
-              <>
-                <Segmented
-                  value={values.takeProfitType}
-                  options={UNIT_OPTIONS}
-                  onChange={(u) => set('takeProfitType', u)}
-                  label="Take-profit unit"
-                  testId="copy-form-take-profit-type"
-                />
-                <Field
-                  label="Gain to take"
-                  suffix={values.takeProfitType === 'PERCENT' ? '%' : 'USD'}
-                  error={errorOf('takeProfitAmount')}
-                  hint="More than 0."
-                >
-                  {numberInput('takeProfitAmount', '40', 'copy-form-take-profit-amount')}
-                </Field>
-              </>
-            ) : null}
-          </div>
+          {exitRow(STOP_LOSS)}
+          {exitRow(TAKE_PROFIT)}
         </Section>
 
         <Section title="Sizing rules">
@@ -529,50 +606,7 @@ export function CopyTradeForm({
           title="Skip small positions"
           hint="Decided when the trader opens; a skipped position is never copied."
         >
-          <div className="skip-row span-2">
-            <Toggle
-              checked={values.skipLowLeverage}
-              onChange={(on) => set('skipLowLeverage', on)}
-              label="Skip low leverage"
-              testId="copy-form-skip-leverage"
-            />
-            {values.skipLowLeverage ? (
-              <Field label="Below leverage" suffix="×" error={errorOf('lowLeverage')} hint="1 to 150.">
-                {numberInput('lowLeverage', '3', 'copy-form-low-leverage')}
-              </Field>
-            ) : null}
-          </div>
-          <div className="skip-row span-2">
-            <Toggle
-              checked={values.skipLowCollateral}
-              onChange={(on) => set('skipLowCollateral', on)}
-              label="Skip low collateral"
-              testId="copy-form-skip-collateral"
-            />
-            {values.skipLowCollateral ? (
-              <Field
-                label="Below collateral"
-                suffix="USD"
-                error={errorOf('lowCollateral')}
-                hint="At least 1."
-              >
-                {numberInput('lowCollateral', '100', 'copy-form-low-collateral')}
-              </Field>
-            ) : null}
-          </div>
-          <div className="skip-row span-2">
-            <Toggle
-              checked={values.skipLowSize}
-              onChange={(on) => set('skipLowSize', on)}
-              label="Skip low size"
-              testId="copy-form-skip-size"
-            />
-            {values.skipLowSize ? (
-              <Field label="Below size" suffix="USD" error={errorOf('lowSize')} hint="At least 1.">
-                {numberInput('lowSize', '1000', 'copy-form-low-size')}
-              </Field>
-            ) : null}
-          </div>
+          {SKIP_ROWS.map(skipRow)}
         </Section>
       </form>
     </Drawer>

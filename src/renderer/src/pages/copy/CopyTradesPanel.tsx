@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { CopyTradeIcon } from '../../components/icons';
 import { Segmented } from '../../components/Toggle';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import { formatLeverage, formatUsd, signClass } from '../../format/number';
+import { leverageColumn, usdColumn } from '../../components/table/column-kinds';
 import { useCopyTrading } from '../../stores/copy-trading';
 import { useCopyView } from '../../stores/copy-view';
 import { SIDE_LABELS } from './copy-labels';
@@ -135,63 +135,43 @@ export function CopyTradesPanel({
           </span>
         ),
       },
-      {
+      usdColumn({
         id: 'volume',
         label: 'Margin',
         title: 'Margin per copied position (USD)',
-        align: 'right',
         width: 84,
         sortable: true,
-        value: (t) => t.volume,
-        render: (t) => <span className="num">{formatUsd(t.volume)}</span>,
-      },
-      {
-        id: 'leverage',
-        label: 'Lev',
-        align: 'right',
-        width: 60,
-        sortable: true,
-        value: (t) => t.leverage,
-        render: (t) => <span className="num">{formatLeverage(t.leverage)}</span>,
-      },
-      {
+        get: (t) => t.volume,
+      }),
+      leverageColumn({ id: 'leverage', label: 'Lev', width: 60, sortable: true, get: (t) => t.leverage }),
+      usdColumn({
         id: 'pnl',
         label: 'PnL',
         title: 'Σ PnL of its closed copies, plus the unrealised PnL of the open ones',
-        align: 'right',
         width: 100,
         sortable: true,
-        value: (t) => t.pnl,
-        render: (t) => (
-          <span className={`num ${signClass(t.pnl)}`} data-testid="copy-trade-pnl">
-            {formatUsd(t.pnl, { signed: true })}
-          </span>
-        ),
-      },
-      {
+        signed: true,
+        testId: 'copy-trade-pnl',
+        get: (t) => t.pnl,
+      }),
+      usdColumn({
         id: 'pnl7D',
         label: '7D',
         title: 'Σ PnL of its copies closed in the last 7 days',
-        align: 'right',
         width: 84,
         sortable: true,
-        value: (t) => t.pnl7D,
-        render: (t) => (
-          <span className={`num ${signClass(t.pnl7D)}`}>{formatUsd(t.pnl7D, { signed: true })}</span>
-        ),
-      },
-      {
+        signed: true,
+        get: (t) => t.pnl7D,
+      }),
+      usdColumn({
         id: 'pnl30D',
         label: '30D',
         title: 'Σ PnL of its copies closed in the last 30 days',
-        align: 'right',
         width: 84,
         sortable: true,
-        value: (t) => t.pnl30D,
-        render: (t) => (
-          <span className={`num ${signClass(t.pnl30D)}`}>{formatUsd(t.pnl30D, { signed: true })}</span>
-        ),
-      },
+        signed: true,
+        get: (t) => t.pnl30D,
+      }),
       {
         id: 'actions',
         label: '',

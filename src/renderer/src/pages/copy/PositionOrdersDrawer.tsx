@@ -4,7 +4,7 @@ import type { CopyOrder, CopyPosition } from '../../../../shared/api/copy-positi
 import { Address } from '../../components/Address';
 import { CopyButton } from '../../components/CopyButton';
 import { Drawer } from '../../components/Drawer';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { Freshness } from '../../components/Freshness';
 import { SideTag } from '../../components/SideTag';
 import { DataTable, type Column } from '../../components/table/DataTable';
@@ -192,16 +192,11 @@ export function PositionOrdersDrawer({
           <Freshness freshness={orders.freshness} testId="position-orders-freshness" />
         </div>
         {orders.error && !orders.data ? (
-          <EmptyState
+          <ReadFailed
             title="The orders could not be loaded"
-            action={
-              <button type="button" className="button" onClick={orders.reload}>
-                Retry
-              </button>
-            }
-          >
-            <p>{orders.error.message}</p>
-          </EmptyState>
+            message={orders.error.message}
+            onRetry={orders.reload}
+          />
         ) : (
           <DataTable
             rows={orders.data ?? []}

@@ -4,22 +4,22 @@ import type { Order, Position } from '../../../../shared/api/positions';
 import type { Freshness as FreshnessValue } from '../../../../shared/ipc/schemas/freshness';
 import type { AppError } from '../../../../shared/result';
 import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { LoginFirst } from '../../components/LoginFirst';
 import { Freshness } from '../../components/Freshness';
 import { LiveIcon, RefreshIcon } from '../../components/icons';
-import { SideTag } from '../../components/SideTag';
 import { Segmented, Toggle } from '../../components/Toggle';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import { formatAge } from '../../format/age';
 import {
-  formatLeverage,
-  formatPercent,
-  formatPrice,
-  formatUsd,
-  formatUsdCompact,
-  signClass,
-} from '../../format/number';
+  leverageColumn,
+  priceColumn,
+  sideColumn,
+  signedPercentColumn,
+  symbolColumn,
+  usdColumn,
+} from '../../components/table/column-kinds';
+import { formatAge } from '../../format/age';
+import { formatUsd, signClass } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
@@ -55,88 +55,64 @@ function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] 
   const columns: Column<Position>[] = [
     trader,
     { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (p) => p.protocol },
-    {
-      id: 'pair',
-      label: 'Pair',
-      width: 96,
-      sortable: true,
-      value: (p) => p.pair,
-      render: (p) => <span className="symbol">{p.pair}</span>,
-    },
-    {
-      id: 'side',
-      label: 'Side',
-      width: 70,
-      value: (p) => (p.isLong ? 'LONG' : 'SHORT'),
-      render: (p) => <SideTag isLong={p.isLong} />,
-    },
-    {
+    symbolColumn({ width: 96, get: (p) => p.pair }),
+    sideColumn({ width: 70, isLong: (p) => p.isLong }),
+    usdColumn({
       id: 'size',
       label: 'Size',
       title: 'Peak notional of the position in USD',
-      align: 'right',
       width: 104,
       sortable: true,
-      value: (p) => p.size,
-      render: (p) => <span className="num">{formatUsdCompact(p.size)}</span>,
-    },
-    {
+      compact: true,
+      get: (p) => p.size,
+    }),
+    leverageColumn({
       id: 'leverage',
       label: 'Lev.',
       title: 'Size / collateral',
-      align: 'right',
       width: 64,
       sortable: true,
-      value: (p) => p.leverage,
-      render: (p) => <span className="num">{formatLeverage(p.leverage)}</span>,
-    },
+      get: (p) => p.leverage,
+    }),
   ];
   if (kind === 'top') {
     columns.push(
-      {
+      usdColumn({
         id: 'collateral',
         label: 'Collateral',
-        align: 'right',
         width: 104,
         sortable: true,
-        value: (p) => p.collateral,
-        render: (p) => <span className="num">{formatUsdCompact(p.collateral)}</span>,
-      },
-      {
+        compact: true,
+        get: (p) => p.collateral,
+      }),
+      priceColumn({
         id: 'entry',
         label: 'Entry',
         title: 'Average entry price',
-        align: 'right',
         width: 100,
         sortable: true,
-        value: (p) => p.averagePrice,
-        render: (p) => <span className="num">{formatPrice(p.averagePrice)}</span>,
-      },
+        get: (p) => p.averagePrice,
+      }),
     );
   }
   columns.push(
-    {
+    usdColumn({
       id: 'pnl',
-      label: kind === 'top' ? 'PnL' : 'PnL',
+      label: 'PnL',
       title: 'realised PnL − fees + funding, plus the open part marked to market',
-      align: 'right',
       width: 108,
       sortable: true,
-      value: (p) => p.pnl,
-      render: (p) => <span className={`num ${signClass(p.pnl)}`}>{formatUsd(p.pnl, { signed: true })}</span>,
-    },
-    {
+      signed: true,
+      get: (p) => p.pnl,
+    }),
+    signedPercentColumn({
       id: 'roi',
       label: 'ROI',
       title: 'PnL / collateral',
-      align: 'right',
       width: 80,
       sortable: true,
-      value: (p) => p.roi,
-      render: (p) => (
-        <span className={`num ${signClass(p.roi)}`}>{formatPercent(p.roi, { signed: true })}</span>
-      ),
-    },
+      get: (p) => p.roi,
+    }),
   );
   if (kind === 'feed') {
     columns.push({
@@ -200,14 +176,7 @@ function orderColumns(now: number): Column<Order>[] {
       render: (o) => <Address address={o.account} />,
     },
     { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (o) => o.protocol },
-    {
-      id: 'pair',
-      label: 'Pair',
-      width: 96,
-      sortable: true,
-      value: (o) => o.pair,
-      render: (o) => <span className="symbol">{o.pair}</span>,
-    },
+    symbolColumn({ width: 96, get: (o) => o.pair }),
     {
       id: 'type',
       label: 'Type',
@@ -219,32 +188,17 @@ function orderColumns(now: number): Column<Order>[] {
         </span>
       ),
     },
-    {
-      id: 'side',
-      label: 'Side',
-      width: 70,
-      value: (o) => (o.isLong === null || o.isLong === undefined ? null : o.isLong ? 'LONG' : 'SHORT'),
-      render: (o) => <SideTag isLong={o.isLong} />,
-    },
-    {
+    sideColumn({ width: 70, isLong: (o) => o.isLong }),
+    usdColumn({
       id: 'sizeDelta',
       label: 'Size Δ',
       title: 'How much the order changed the position, in USD',
-      align: 'right',
       width: 100,
       sortable: true,
-      value: (o) => o.sizeDeltaNumber ?? null,
-      render: (o) => <span className="num">{formatUsdCompact(o.sizeDeltaNumber)}</span>,
-    },
-    {
-      id: 'price',
-      label: 'Price',
-      align: 'right',
-      width: 96,
-      sortable: true,
-      value: (o) => o.priceNumber ?? null,
-      render: (o) => <span className="num">{formatPrice(o.priceNumber)}</span>,
-    },
+      compact: true,
+      get: (o) => o.sizeDeltaNumber,
+    }),
+    priceColumn({ id: 'price', label: 'Price', width: 96, sortable: true, get: (o) => o.priceNumber }),
     {
       id: 'realisedPnl',
       label: 'Realised',
@@ -303,16 +257,7 @@ function FeedPanel({
         </div>
       </header>
       {error && !hasData ? (
-        <EmptyState
-          title={`${title} could not be loaded`}
-          action={
-            <button type="button" className="button" onClick={onRetry}>
-              Retry
-            </button>
-          }
-        >
-          <p>{error.message}</p>
-        </EmptyState>
+        <ReadFailed title={`${title} could not be loaded`} message={error.message} onRetry={onRetry} />
       ) : (
         children
       )}

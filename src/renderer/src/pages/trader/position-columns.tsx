@@ -1,15 +1,13 @@
 import type { Order, Position } from '../../../../shared/api/positions';
 import type { Column } from '../../components/table/DataTable';
-import { shortAddress } from '../../format/address';
 import {
-  formatDuration,
-  formatLeverage,
-  formatPercent,
-  formatPrice,
-  formatUsd,
-  formatUsdCompact,
-  signClass,
-} from '../../format/number';
+  leverageColumn,
+  priceColumn,
+  signedPercentColumn,
+  usdColumn,
+} from '../../components/table/column-kinds';
+import { shortAddress } from '../../format/address';
+import { formatDuration } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -55,74 +53,57 @@ const pairColumn = (): Column<Position> => ({
   ),
 });
 
-const size: Column<Position> = {
+const size = usdColumn<Position>({
   id: 'size',
   label: 'Size',
   title: 'Peak notional of the position in USD.',
-  align: 'right',
   width: 92,
   sortable: true,
-  value: (p) => p.size,
-  render: (p) => <span className="num">{formatUsdCompact(p.size)}</span>,
-};
-const collateral: Column<Position> = {
+  compact: true,
+  get: (p) => p.size,
+});
+const collateral = usdColumn<Position>({
   id: 'collateral',
   label: 'Collateral',
-  align: 'right',
   width: 96,
-  value: (p) => p.collateral,
-  render: (p) => <span className="num">{formatUsdCompact(p.collateral)}</span>,
-};
-const leverage: Column<Position> = {
+  compact: true,
+  get: (p) => p.collateral,
+});
+const leverage = leverageColumn<Position>({
   id: 'leverage',
   label: 'Lev.',
   title: 'Leverage: size / collateral',
-  align: 'right',
   width: 70,
   sortable: true,
-  value: (p) => p.leverage,
-  render: (p) => <span className="num">{formatLeverage(p.leverage)}</span>,
-};
-const entry: Column<Position> = {
+  get: (p) => p.leverage,
+});
+const entry = priceColumn<Position>({
   id: 'averagePrice',
   label: 'Entry',
   title: 'Average entry price, size-weighted over the opening and increasing orders.',
-  align: 'right',
   width: 92,
   sortable: true,
-  value: (p) => p.averagePrice,
-  render: (p) => <span className="num">{formatPrice(p.averagePrice)}</span>,
-};
-const pnl: Column<Position> = {
+  get: (p) => p.averagePrice,
+});
+const pnl = usdColumn<Position>({
   id: 'pnl',
   label: 'PnL',
   title: 'pnl = realisedPnl − fee + funding',
-  align: 'right',
   width: 100,
   sortable: true,
-  value: (p) => p.pnl,
-  render: (p) => (
-    <span className={`num ${signClass(p.pnl)}`}>{formatUsdCompact(p.pnl, { signed: true })}</span>
-  ),
-};
-const roi: Column<Position> = {
+  signed: true,
+  compact: true,
+  get: (p) => p.pnl,
+});
+const roi = signedPercentColumn<Position>({
   id: 'roi',
   label: 'ROI',
   title: 'roi = pnl / collateral × 100',
-  align: 'right',
   width: 88,
   sortable: true,
-  value: (p) => p.roi,
-  render: (p) => <span className={`num ${signClass(p.roi)}`}>{formatPercent(p.roi, { signed: true })}</span>,
-};
-const fee: Column<Position> = {
-  id: 'fee',
-  label: 'Fee',
-  align: 'right',
-  width: 76,
-  value: (p) => p.fee,
-  render: (p) => <span className="num">{formatUsd(p.fee)}</span>,
-};
+  get: (p) => p.roi,
+});
+const fee = usdColumn<Position>({ id: 'fee', label: 'Fee', width: 76, get: (p) => p.fee });
 const orders: Column<Position> = {
   id: 'orderCount',
   label: 'Orders',
@@ -210,52 +191,31 @@ export const ORDER_COLUMNS: readonly Column<Order>[] = [
     value: (o) => o.type,
     render: (o) => <span className="tag">{o.type === 'MARGIN_TRANSFERRED' ? 'MARGIN' : o.type}</span>,
   },
-  {
+  usdColumn({
     id: 'sizeDelta',
     label: 'Size Δ',
     title: 'Change of the position size in USD.',
-    align: 'right',
     width: 100,
     sortable: true,
-    value: (o) => o.sizeDeltaNumber ?? null,
-    render: (o) => <span className="num">{formatUsdCompact(o.sizeDeltaNumber)}</span>,
-  },
-  {
+    compact: true,
+    get: (o) => o.sizeDeltaNumber,
+  }),
+  usdColumn({
     id: 'collateralDelta',
     label: 'Collateral Δ',
-    align: 'right',
     width: 108,
-    value: (o) => o.collateralDeltaNumber ?? null,
-    render: (o) => <span className="num">{formatUsdCompact(o.collateralDeltaNumber)}</span>,
-  },
-  {
-    id: 'price',
-    label: 'Price',
-    align: 'right',
-    width: 100,
-    sortable: true,
-    value: (o) => o.priceNumber ?? null,
-    render: (o) => <span className="num">{formatPrice(o.priceNumber)}</span>,
-  },
-  {
-    id: 'fee',
-    label: 'Fee',
-    align: 'right',
-    width: 84,
-    value: (o) => o.feeNumber ?? null,
-    render: (o) => <span className="num">{formatUsd(o.feeNumber)}</span>,
-  },
-  {
+    compact: true,
+    get: (o) => o.collateralDeltaNumber,
+  }),
+  priceColumn({ id: 'price', label: 'Price', width: 100, sortable: true, get: (o) => o.priceNumber }),
+  usdColumn({ id: 'fee', label: 'Fee', width: 84, get: (o) => o.feeNumber }),
+  usdColumn({
     id: 'realisedPnl',
     label: 'Realised PnL',
-    align: 'right',
     width: 110,
-    value: (o) => o.realisedPnlNumber ?? o.realisedPnl ?? null,
-    render: (o) => {
-      const v = o.realisedPnlNumber ?? o.realisedPnl ?? null;
-      return <span className={`num ${signClass(v)}`}>{formatUsd(v, { signed: true })}</span>;
-    },
-  },
+    signed: true,
+    get: (o) => o.realisedPnlNumber ?? o.realisedPnl,
+  }),
   {
     id: 'txHash',
     label: 'Transaction',

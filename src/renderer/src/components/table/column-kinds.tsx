@@ -1,0 +1,102 @@
+import { SideTag } from '../SideTag';
+import {
+  formatLeverage,
+  formatPercent,
+  formatPrice,
+  formatUsd,
+  formatUsdCompact,
+  signClass,
+} from '../../format/number';
+import type { Column } from './DataTable';
+
+/** What every figure column is told: where it stands in the table and how to read its number. */
+export interface FigureColumnSpec<Row> {
+  id: string;
+  label: string;
+  title?: string;
+  width: number;
+  sortable?: boolean;
+  /** The figure of a row; missing values show as an em dash and sort as null. */
+  get: (row: Row) => number | null | undefined;
+}
+
+// Only the keys a caller gave, so a built column is the same object as one written out by hand.
+function figureColumn<Row>(spec: FigureColumnSpec<Row>, render: Column<Row>['render']): Column<Row> {
+  return {
+    id: spec.id,
+    label: spec.label,
+    ...(spec.title !== undefined && { title: spec.title }),
+    align: 'right',
+    width: spec.width,
+    ...(spec.sortable !== undefined && { sortable: spec.sortable }),
+    value: (row) => spec.get(row) ?? null,
+    render,
+  };
+}
+
+/** A right-aligned USD figure (`num`); `signed` adds `+` and the gain/loss colour, `compact` abbreviates. */
+export function usdColumn<Row>(
+  spec: FigureColumnSpec<Row> & { signed?: boolean; compact?: boolean; testId?: string },
+): Column<Row> {
+  const format = spec.compact ? formatUsdCompact : formatUsd;
+  return figureColumn(spec, (row) => {
+    const v = spec.get(row);
+    return spec.signed ? (
+      <span className={`num ${signClass(v)}`} data-testid={spec.testId}>
+        {format(v, { signed: true })}
+      </span>
+    ) : (
+      <span className="num" data-testid={spec.testId}>
+        {format(v)}
+      </span>
+    );
+  });
+}
+
+/** A right-aligned price with six significant digits (`num`). */
+export function priceColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
+  return figureColumn(spec, (row) => <span className="num">{formatPrice(spec.get(row))}</span>);
+}
+
+/** A right-aligned leverage such as `12.5×` (`num`). */
+export function leverageColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
+  return figureColumn(spec, (row) => <span className="num">{formatLeverage(spec.get(row))}</span>);
+}
+
+/** A right-aligned signed percentage (`+12.3%`) in the gain/loss colour. */
+export function signedPercentColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
+  return figureColumn(spec, (row) => {
+    const v = spec.get(row);
+    return <span className={`num ${signClass(v)}`}>{formatPercent(v, { signed: true })}</span>;
+  });
+}
+
+/** The LONG/SHORT tag of a position or order (`side`); `reversed` marks a reverse copy. */
+export function sideColumn<Row>(spec: {
+  width: number;
+  isLong: (row: Row) => boolean | null | undefined;
+  reversed?: (row: Row) => boolean;
+}): Column<Row> {
+  return {
+    id: 'side',
+    label: 'Side',
+    width: spec.width,
+    value: (row) => {
+      const isLong = spec.isLong(row);
+      return isLong === null || isLong === undefined ? null : isLong ? 'LONG' : 'SHORT';
+    },
+    render: (row) => <SideTag isLong={spec.isLong(row)} reversed={spec.reversed?.(row)} />,
+  };
+}
+
+/** The market symbol (`pair`) in its `symbol` style, sortable. */
+export function symbolColumn<Row>(spec: { width: number; get: (row: Row) => string }): Column<Row> {
+  return {
+    id: 'pair',
+    label: 'Pair',
+    width: spec.width,
+    sortable: true,
+    value: spec.get,
+    render: (row) => <span className="symbol">{spec.get(row)}</span>,
+  };
+}
