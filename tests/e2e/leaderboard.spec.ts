@@ -37,10 +37,12 @@ test('filter the leaderboard by protocol, window and win rate, sort it, and open
   page,
   terminal,
 }) => {
-  // The service shares statistics with signed-in users: the page says so before anything else.
+  // Statistics take a JWT or an API key: before login the page shows rows read with the local
+  // profile's API key (provisioned by the core at its first start, which may still be under way)
+  // or says to log in. Both are a normal state.
   await page.goto(terminal.url);
   await page.getByTestId('nav-leaderboard').click();
-  await expect(page.getByTestId('leaderboard-login')).toContainText('Log in to see the leaderboard');
+  await expect(page.getByTestId('leaderboard-login').or(page.getByTestId('table-row').first())).toBeVisible();
 
   const table = await openLeaderboard(page, terminal.url);
   // Every protocol is ranked by default; the answer says how fresh it is.
