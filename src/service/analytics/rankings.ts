@@ -1,9 +1,9 @@
 // Percentile rankings within one population: the records of one protocol and one window
 // (semantics.md Ranking). ranking[k] = 100 × #(records strictly worse on k) / (N − 1), 2 decimals.
 //
-// Per key the population's "goodness" values (the value, negated when lower is better) are sorted
-// once in a typed array; a record's count of strictly worse records is then the lower bound of its
-// own goodness in that array. O(N log N) per key, and equal values get equal rankings.
+// Per key the population's "goodness" values (the value, negated when lower is better) go into a
+// typed array, and each record's count of strictly worse records comes from one radix pass over it
+// (`countStrictlyBelow`): linear per key, and equal values get equal rankings.
 // A null value (and, defensively, a non-finite one) ranks as the worst: its goodness is −Infinity,
 // so it is worse than every number and ties with every other null (chosen).
 import { RANKING_KEYS } from '../../shared/api/statistics';
@@ -55,12 +55,16 @@ export function lowerBound(sorted: Float64Array, x: number): number {
 /** Rounds to 2 decimals, as rankings are published. */
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
 
+/** The percentile of a member with `below` strictly worse members in a population of `n` (100 when alone). */
+export const percentile = (below: number, n: number): number =>
+  n === 1 ? 100 : round2((100 * below) / (n - 1));
+
 /** Percentiles from the goodness of one key for every record, in input order. */
 function percentiles(goodnessOfKey: Float64Array): Float64Array {
   const n = goodnessOfKey.length;
   const below = countStrictlyBelow(goodnessOfKey);
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) out[i] = n === 1 ? 100 : round2((100 * (below[i] as number)) / (n - 1));
+  for (let i = 0; i < n; i += 1) out[i] = percentile(below[i] as number, n);
   return out;
 }
 

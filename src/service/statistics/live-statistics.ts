@@ -24,14 +24,15 @@ export class LiveStatistics {
 
   /** A trader's positions on a protocol changed: recompute, store and rank its records. */
   traderChanged(protocol: string, account: string): RecordToStore[] {
+    const nowMs = this.nowMs();
     const records = this.index().updateTrader(
       protocol,
       account,
       traderFacts(this.db, account, protocol),
-      this.nowMs(),
+      nowMs,
       markPrices(this.db),
     );
-    writeGeneration(this.db, { protocol, account }, records, this.nowMs());
+    writeGeneration(this.db, { protocol, account }, records, nowMs);
     this.dirty.add(protocol);
     return records;
   }

@@ -1,5 +1,11 @@
 import { RANKING_KEYS, type Ranking, type RankingKey } from '../../shared/api/statistics';
-import { RANKING_DIRECTION, goodness, lowerBound, round2, type RankingInput } from '../analytics/rankings';
+import {
+  RANKING_DIRECTION,
+  goodness,
+  lowerBound,
+  percentile,
+  type RankingInput,
+} from '../analytics/rankings';
 
 /** A growable ascending array of numbers with insert and remove by value. */
 class SortedValues {
@@ -72,7 +78,7 @@ export class RankingIndex {
     const ranking = {} as Record<RankingKey, number>;
     RANKING_KEYS.forEach((key, k) => {
       const below = (population.sorted[k] as SortedValues).countBelow(mine[k] as number);
-      ranking[key] = n === 1 ? 100 : round2((100 * below) / (n - 1));
+      ranking[key] = percentile(below, n);
     });
     return ranking as Ranking;
   }

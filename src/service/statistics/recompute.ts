@@ -1,4 +1,5 @@
 import type { ServiceDb } from '../store/database';
+import { writeMeta } from '../store/meta';
 import { currentGeneration } from '../store/statistics';
 import { computeAllFromColumns } from './engine';
 import { markPrices } from './facts';
@@ -17,8 +18,6 @@ export function recomputeAll(db: ServiceDb, nowMs: number): { records: number; g
     for (const r of ranked) records.push(r);
   });
   const generation = writeGeneration(db, 'all', records, nowMs);
-  db.prepare(
-    "INSERT INTO meta (key, value) VALUES ('statistics_as_of', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  ).run(new Date(nowMs).toISOString());
+  writeMeta(db, 'statistics_as_of', new Date(nowMs).toISOString());
   return { records: records.length, generation };
 }

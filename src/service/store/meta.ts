@@ -4,9 +4,8 @@ import type { ServiceDb } from './database';
 
 /** Reads a value of the service's own key/value table, creating it with `make` the first time. */
 export function metaValue(db: ServiceDb, key: string, make: () => string): string {
-  const row = prepareCached(db, 'SELECT value FROM meta WHERE key = ?').get(key) as
-    { value: string } | undefined;
-  if (row) return row.value;
+  const stored = readMeta(db, key);
+  if (stored !== null) return stored;
   const value = make();
   prepareCached(db, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
   return value;
@@ -22,4 +21,12 @@ export function readMeta(db: ServiceDb, key: string): string | null {
     (prepareCached(db, 'SELECT value FROM meta WHERE key = ?', 'pluck').get(key) as string | undefined) ??
     null
   );
+}
+
+/** Sets a value of the key/value table, replacing any previous one. */
+export function writeMeta(db: ServiceDb, key: string, value: string): void {
+  prepareCached(
+    db,
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  ).run(key, value);
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { ServiceDb } from '../../store/database';
+import { readMeta, writeMeta } from '../../store/meta';
 import { positionWriters } from '../../store/positions';
 import { recomputeAll } from '../../statistics/recompute';
 import { indexTokenAddress } from '../catalogue';
@@ -229,13 +230,10 @@ function fillKeys(protocol: string): (fill: ParsedFill) => string {
  */
 function settleLeverage(db: ServiceDb, protocol: string, requested: number | undefined) {
   const key = `import_assumed_leverage:${protocol}`;
-  const stored = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
-  const previous = stored === undefined ? 1 : Number(stored);
+  const stored = readMeta(db, key);
+  const previous = stored === null ? 1 : Number(stored);
   const leverage = requested ?? previous;
-  if (requested !== undefined && String(requested) !== stored)
-    db.prepare(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ).run(key, String(requested));
+  if (requested !== undefined && String(requested) !== stored) writeMeta(db, key, String(requested));
   return { leverage, changed: leverage !== previous };
 }
 

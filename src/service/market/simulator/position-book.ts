@@ -158,21 +158,17 @@ export class SimPosition {
   open(timeMs: number, price: number, sizeUsd: number, collateral: number): OrderRow {
     this.openTimeMs = timeMs;
     this.lastTimeMs = timeMs;
-    return this.apply({
-      type: 'OPEN',
-      timeMs,
-      price,
-      tokenDelta: sizeUsd / price,
-      sizeDelta: sizeUsd,
-      collateralDelta: collateral,
-      realised: 0,
-    });
+    return this.add('OPEN', timeMs, price, sizeUsd, collateral);
   }
 
   /** INCREASE: more notional at `price`, with `collateral` added (may be 0: leverage rises). */
   increase(timeMs: number, price: number, sizeUsd: number, collateral: number): OrderRow {
+    return this.add('INCREASE', timeMs, price, sizeUsd, collateral);
+  }
+
+  private add(type: 'OPEN' | 'INCREASE', timeMs: number, price: number, sizeUsd: number, collateral: number) {
     return this.apply({
-      type: 'INCREASE',
+      type,
       timeMs,
       price,
       tokenDelta: sizeUsd / price,
