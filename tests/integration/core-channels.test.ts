@@ -7,44 +7,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ADDRESS, DEMO_PRIVATE_KEY } from '../../src/service/fixture/seed';
-import { eventNames, requestKey, type Channel, type EventName, type Result } from '../../src/shared';
+import { requestKey, type Channel } from '../../src/shared';
+import { coreDriver } from '../support/core-driver';
 import { exchangeOf } from '../../src/shared/profile';
 import { requireKeychainSession } from '../support/keychain';
 import { FixtureService, startRemoteCore } from '../support/fixture-service';
 
 let remote: FixtureService;
 let t: Awaited<ReturnType<typeof startRemoteCore>>;
-const seen: { event: EventName; payload: unknown }[] = [];
+const { seen, listen, call, eventAfter } = coreDriver(() => t.core, { timeout: 10_000, interval: 20 });
 
 beforeAll(async () => {
   requireKeychainSession();
   remote = await new FixtureService().start();
   t = await startRemoteCore(remote);
-  t.core.events.onAny((event, payload) => seen.push({ event, payload }), eventNames);
+  listen();
 });
 afterAll(async () => {
   await t?.close();
   await remote?.close();
 });
-
-/** The value of a successful answer; fails the test with the error otherwise. */
-async function call<T = Record<string, unknown>>(channel: Channel, request: unknown = {}): Promise<T> {
-  const answer = (await t.core.invoke(channel, request)) as Result<T>;
-  if (!answer.ok) throw new Error(`${channel} failed: ${answer.error.code} ${answer.error.message}`);
-  return answer.value;
-}
-
-/** Waits for an event matching `test` that arrives after `from` (an index into `seen`). */
-async function eventAfter(from: number, event: EventName, test: (payload: never) => boolean = () => true) {
-  return vi.waitFor(
-    () => {
-      const found = seen.slice(from).find((e) => e.event === event && test(e.payload as never));
-      if (!found) throw new Error(`no ${event} yet`);
-      return found.payload as Record<string, unknown>;
-    },
-    { timeout: 10_000, interval: 20 },
-  );
-}
 
 interface Page<T> {
   data: { data: T[]; meta: { total: number } };

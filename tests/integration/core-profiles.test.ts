@@ -7,43 +7,26 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/service/auth/api-keys';
 import { ServiceClient } from '../../src/main/core/client/service-client';
 import { staticCredentials } from '../../src/main/core/client/credentials';
-import { eventNames, type Channel, type EventName, type Result } from '../../src/shared';
 import { requireKeychainSession } from '../support/keychain';
 import { startTestCore } from '../support/core';
+import { coreDriver } from '../support/core-driver';
 import { FixtureService } from '../support/fixture-service';
 
 let t: Awaited<ReturnType<typeof startTestCore>>;
 let remote: FixtureService;
 let remoteKey: string;
-const seen: { event: EventName; payload: unknown }[] = [];
+const { seen, listen, call, eventAfter } = coreDriver(() => t.core, { timeout: 20_000, interval: 25 });
 
 beforeAll(async () => {
   requireKeychainSession();
   [t, remote] = await Promise.all([startTestCore(), new FixtureService('Second deployment').start()]);
   remoteKey = createApiKey(remote.service!.db, new Date(), 'core test');
-  t.core.events.onAny((event, payload) => seen.push({ event, payload }), eventNames);
+  listen();
 });
 afterAll(async () => {
   await t?.close();
   await remote?.close();
 });
-
-async function call<T = Record<string, unknown>>(channel: Channel, request: unknown = {}): Promise<T> {
-  const answer = (await t.core.invoke(channel, request)) as Result<T>;
-  if (!answer.ok) throw new Error(`${channel} failed: ${answer.error.code} ${answer.error.message}`);
-  return answer.value;
-}
-
-async function eventAfter(from: number, event: EventName, test: (payload: never) => boolean = () => true) {
-  return vi.waitFor(
-    () => {
-      const found = seen.slice(from).find((e) => e.event === event && test(e.payload as never));
-      if (!found) throw new Error(`no ${event} yet`);
-      return found.payload as Record<string, unknown>;
-    },
-    { timeout: 20_000, interval: 25 },
-  );
-}
 
 type Profiles = { profiles: { id: string; hasApiKey: boolean; baseUrl: string }[]; activeId: string };
 type Cached = { freshness: { fromCache: boolean } };

@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCore, type Core } from '../../src/main/core/core';
+import { startCore, type Core, type CoreOptions } from '../../src/main/core/core';
 import { isolatedKeychain } from './keychain';
 
-/** A real core: its own data folder, its own keychain items, the local service as a child process. */
-export async function startTestCore(): Promise<{
+/**
+ * A real core: its own data folder, its own keychain items, the local service (fixture world) as
+ * a child process unless `options` name a remote profile.
+ */
+export async function startTestCore(options: Partial<CoreOptions> = {}): Promise<{
   core: Core;
   dataDir: string;
   keychainService: string;
@@ -20,6 +23,7 @@ export async function startTestCore(): Promise<{
     appVersion: '0.0.0-test',
     ephemeralKeychain: true,
     world: 'fixture',
+    ...options,
   });
   await core.ready();
   return {

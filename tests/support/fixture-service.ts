@@ -60,16 +60,8 @@ export class FixtureService {
 
 /** A core of its own (data folder, keychain items) whose active profile is `remote`. */
 export async function startRemoteCore(remote: FixtureService, profileId = 'fixture') {
-  const { startCore } = await import('../../src/main/core/core');
-  const { isolatedKeychain } = await import('./keychain');
-  const dataDir = mkdtempSync(join(tmpdir(), 'copydesk-core-'));
-  const { store, service } = isolatedKeychain();
-  const core = await startCore({
-    dataDir,
-    shell: 'web',
-    secrets: store,
-    appVersion: '0.0.0-test',
-    ephemeralKeychain: true,
+  const { startTestCore } = await import('./core');
+  return startTestCore({
     remoteProfile: remote.profile(profileId),
     // Offline is noticed after the retries; the probe finds the service back within 200 ms.
     tuning: {
@@ -78,13 +70,4 @@ export async function startRemoteCore(remote: FixtureService, profileId = 'fixtu
       eventStream: { backoff: { baseMs: 100, maxMs: 500 } },
     },
   });
-  return {
-    core,
-    dataDir,
-    keychainService: service,
-    close: async () => {
-      await core.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -152,7 +152,12 @@ describe('settings and withdrawal records', () => {
     });
     expect(settings.cacheLimitBytes()).toBe(64 * 1024 * 1024);
     table.set('settings', { theme: 'neon', cacheLimitMb: 32 });
-    expect(settings.get()).toEqual({ theme: 'dark', notifications: false, cacheLimitMb: 512 });
+    // Settings are read once, at start: the damaged value is seen by the next start.
+    expect(new SettingsStore(table).get()).toEqual({
+      theme: 'dark',
+      notifications: false,
+      cacheLimitMb: 512,
+    });
   });
 
   it('records withdrawals per profile and user, and applies settled events', () => {

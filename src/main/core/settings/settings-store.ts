@@ -6,20 +6,30 @@ export const DEFAULT_SETTINGS: Settings = { theme: 'dark', notifications: false,
 
 const KEY = 'settings';
 
-/** The user's settings, in the cache database; missing or unreadable fields take their default. */
+/**
+ * The user's settings, in the cache database; missing or unreadable fields take their default.
+ * Read once and kept: this store is their only writer, and the cache asks for its limit after
+ * every write.
+ */
 export class SettingsStore {
+  private current: Settings | null = null;
+
   constructor(private readonly table: KeyValueTable) {}
 
   get(): Settings {
-    const saved = settingsSchema.partial().safeParse(this.table.get(KEY) ?? {});
-    return { ...DEFAULT_SETTINGS, ...(saved.success ? withoutUndefined(saved.data) : {}) };
+    if (!this.current) {
+      const saved = settingsSchema.partial().safeParse(this.table.get(KEY) ?? {});
+      this.current = { ...DEFAULT_SETTINGS, ...(saved.success ? withoutUndefined(saved.data) : {}) };
+    }
+    return { ...this.current };
   }
 
   /** Applies the given fields and returns the whole new settings. */
   update(changes: Partial<Settings>): Settings {
     const next = { ...this.get(), ...withoutUndefined(changes) };
     this.table.set(KEY, next);
-    return next;
+    this.current = next;
+    return { ...next };
   }
 
   /** The cache size limit in bytes. */

@@ -4,7 +4,6 @@ import {
   copyTradeCreateSchema,
   copyTradeListBodySchema,
   copyTradeListItemSchema,
-  copyTradeSchema,
   copyTradeStatusSchema,
   copyTradeUpdateSchema,
 } from '../../api/copy-trades';
@@ -25,7 +24,6 @@ export const copyTradeCreateRequestSchema = copyTradeCreateSchema;
 export const copyTradeUpdateRequestSchema = zStrict({ id: zNonEmpty(), changes: copyTradeUpdateSchema });
 /** `copyTrades:setStatus`: start (RUNNING) or stop (STOPPED) a copy trade. */
 export const copyTradeSetStatusRequestSchema = zStrict({ id: zNonEmpty(), status: copyTradeStatusSchema });
-export const copyTradeSchemaOut = copyTradeSchema;
 
 /** `copyPositions:page`: the query string's filters and the body's id lists in one request. */
 export const copyPositionsPageRequestSchema = zStrict({
@@ -35,7 +33,6 @@ export const copyPositionsPageRequestSchema = zStrict({
 export const copyPositionsPageSchema = cached(paged(copyPositionSchema));
 export const copyPositionIdSchema = id;
 export const copyOrdersSchema = cached(z.array(copyOrderSchema));
-export const copyPositionOut = copyPositionSchema;
 
 export const activityLogsRequestSchema = activityLogsPageBodySchema;
 export const activityLogsPageSchema = cached(paged(activityLogSchema));
