@@ -2,8 +2,7 @@
 // download of one population from a real local service (its own process, like the terminal runs
 // it), then leaderboard pages answered from that downloaded dataset through the channel handler.
 // Prints what it measured; its last line is one JSON object. Not part of npm test.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,6 +14,7 @@ import {
 import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { statisticsHarness } from '../support/statistics-harness';
+import { startService } from './bench-process';
 import { writeOnePopulation } from './core-world';
 
 const RECORDS = 200_000;
@@ -128,52 +128,6 @@ async function main(): Promise<void> {
     await service.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The service as its own process, as the terminal runs it. */
-async function startService(
-  dbPath: string,
-): Promise<{ url: string; cpuMs: () => number; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/service/cli.ts',
-      '--db',
-      dbPath,
-      '--port',
-      '0',
-      '--empty',
-      '--rate-limit',
-      '10000000',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
-  });
-  return {
-    url,
-    // utime + stime of the service process, from /proc (Linux; 0 elsewhere).
-    cpuMs: () => {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-      } catch {
-        return 0;
-      }
-    },
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 main().catch((error: unknown) => {

@@ -1,13 +1,13 @@
 // npm run bench:service — serving speed of the local service on 200,000 statistic records.
 // Prints what it measured; its last line is one JSON object (issue #3). Not part of npm test.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { filterStatistics } from '../../src/service/statistics/queries';
+import { startService } from './bench-process';
 import { writeSyntheticStatistics } from './service-world';
 
 const RECORDS = 200_000;
@@ -109,6 +109,12 @@ async function main(): Promise<void> {
     console.log(
       `goal filterP99Ms < 20: ${result.filterP99Ms} ${result.filterP99Ms < 20 ? 'met' : 'NOT met'}`,
     );
+    // The two goals are met on one body sent over and over, answered from the service's cache:
+    // say so next to them, with the figures of the same filter when every request is a new query.
+    console.log(
+      `the goals above are on cached answers; every request a new query: ${result.filterMissRps} req/s, ` +
+        `p99 ${result.filterMissP99Ms} ms`,
+    );
     console.log(JSON.stringify(result));
   } finally {
     await stop();
@@ -142,11 +148,19 @@ function sqlLoop(db: ReturnType<typeof openServiceDatabase>): number {
   return rps;
 }
 
+/** One autocannon run (after a 2 s warm-up unless told not to); any failed request stops the bench. */
 async function load(
   label: string,
-  target: { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  target: {
+    url: string;
+    method: 'GET' | 'POST';
+    headers: Record<string, string>;
+    body?: string;
+    requests?: autocannon.Request[];
+  },
+  { warmUp = true } = {},
 ) {
-  await autocannon({ ...target, connections: CONNECTIONS, duration: 2 }); // warm up
+  if (warmUp) await autocannon({ ...target, connections: CONNECTIONS, duration: 2 });
   const r = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
   const failures = r.non2xx + r.errors + r.timeouts;
   const out = { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
@@ -193,51 +207,10 @@ async function loadMisses(url: string, headers: Record<string, string>) {
       },
     ],
   };
-  const r = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
-  const failures = r.non2xx + r.errors + r.timeouts;
-  const out = { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
-  console.log(
-    `public statistic filter, every request a new query (no cache hits): ${out.rps} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ${failures} failed`,
-  );
-  if (failures > 0) throw new Error('uncached filter: requests failed; the figures would be wrong');
-  return out;
-}
-
-/** The service as its own process, like the terminal runs it, so the load generator does not share its thread. */
-async function startService(dbPath: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/service/cli.ts',
-      '--db',
-      dbPath,
-      '--port',
-      '0',
-      '--empty',
-      '--rate-limit',
-      '10000000',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
+  // No warm-up of its own: it runs right after the cached filter's load, on the same route.
+  return load('public statistic filter, every request a new query (no cache hits)', target, {
+    warmUp: false,
   });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 main().catch((error: unknown) => {
