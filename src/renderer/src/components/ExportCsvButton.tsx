@@ -9,6 +9,8 @@ interface ExportCsvButtonProps<Row> {
   name: string;
   /** What the rows are, for the toast: "positions". */
   noun: string;
+  /** The tooltip; by default it counts the rows. */
+  title?: string;
   testId?: string;
 }
 
@@ -18,6 +20,7 @@ export function ExportCsvButton<Row>({
   rows,
   name,
   noun,
+  title,
   testId,
 }: ExportCsvButtonProps<Row>): ReactElement {
   const running = useCsvExport((s) => s.running);
@@ -37,7 +40,9 @@ export function ExportCsvButton<Row>({
       className="button button-small"
       onClick={onClick}
       disabled={running !== null || rows.length === 0}
-      title={rows.length === 0 ? 'Nothing to export' : `Save these ${rows.length} ${noun} as a CSV file`}
+      title={
+        title ?? (rows.length === 0 ? 'Nothing to export' : `Save these ${rows.length} ${noun} as a CSV file`)
+      }
       data-testid={testId}
     >
       {running ? 'Exporting…' : 'Export CSV'}

@@ -17,7 +17,7 @@ export class CallFailure extends Error {
 
 // What the user was doing, for the toast's title. A channel missing here gets a generic title.
 // Every channel has one (the Record type insists), so no failure toast says only "failed".
-export const failureTitles: Record<Channel, string> = {
+const failureTitles: Record<Channel, string> = {
   'app:info': 'Could not read the terminal information',
   'wallet:status': 'Could not read the wallet',
   'wallet:create': 'Could not create the wallet',

@@ -22,8 +22,8 @@ export interface LeaderboardSort {
 }
 
 /** The first page is small so it paints at once; the next ones are big so scrolling keeps up. */
-export const FIRST_PAGE = 100;
-export const NEXT_PAGE = 500;
+const FIRST_PAGE = 100;
+const NEXT_PAGE = 500;
 /** The most rows the table loads; past it, filters narrow the list. */
 export const MAX_ROWS = 10_000;
 /** The service's limit of protocols per request. */

@@ -83,4 +83,3 @@ export const useSettings = create<SettingsStore>()((set, get) => ({
 }));
 
 export const selectTheme = (s: SettingsStore): Theme => s.settings?.theme ?? rememberedTheme();
-export const selectNotificationsOn = (s: SettingsStore): boolean => s.settings?.notifications === true;

@@ -51,7 +51,7 @@ export interface PaletteTrader {
 }
 
 /** Traders by id in palette items: `trader:<protocol>:<account>`. */
-export const traderItemId = (t: PaletteTrader): string => `trader:${t.protocol}:${t.account}`;
+const traderItemId = (t: PaletteTrader): string => `trader:${t.protocol}:${t.account}`;
 
 /** Parses an item id back into what it opens. */
 export function parseItemId(id: string): { page: string } | PaletteTrader | null {

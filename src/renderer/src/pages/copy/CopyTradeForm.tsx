@@ -208,10 +208,12 @@ export function CopyTradeForm({
     return issues[field] ?? (field === 'copyWalletId' ? (issues.exchange ?? null) : null);
   };
 
-  const protocolTokens = useMemo(
-    () => (values.protocol ? (tokens?.groups.find((g) => g.protocol === values.protocol)?.tokens ?? []) : []),
-    [tokens, values.protocol],
-  );
+  // What the token pickers offer: none without a protocol, `null` (loading) until the list comes.
+  const protocolTokens = useMemo(() => {
+    if (!values.protocol) return [];
+    if (!tokens) return null;
+    return tokens.groups.find((g) => g.protocol === values.protocol)?.tokens ?? [];
+  }, [tokens, values.protocol]);
   const protocols = useMemo(() => {
     const list = (tokens?.groups ?? []).map((g) => g.protocol);
     // A prefilled or stored protocol stays selectable even when the token list lacks it.
@@ -246,6 +248,24 @@ export function CopyTradeForm({
         data-testid={testId}
       />
     );
+
+  /** A switch on a whole row of the form. */
+  const switchRow = (
+    field: 'multipleCopy' | 'copyAll' | 'hasExclude' | 'volumeProtection',
+    label: string,
+    testId: string,
+    hint?: string,
+  ): ReactElement => (
+    <div className="span-2">
+      <Toggle
+        checked={values[field]}
+        onChange={(on) => set(field, on)}
+        label={label}
+        hint={hint}
+        testId={testId}
+      />
+    </div>
+  );
 
   /** One exit (stop loss or take profit): its switch, then, when on, its unit and amount. */
   const exitRow = (exit: ExitSpec): ReactElement => {
@@ -415,15 +435,12 @@ export function CopyTradeForm({
               </select>
             )}
           </Field>
-          <div className="span-2">
-            <Toggle
-              checked={values.multipleCopy}
-              onChange={(on) => set('multipleCopy', on)}
-              label="Copy several traders"
-              hint="Also copy the accounts listed here, with the same settings."
-              testId="copy-form-multiple"
-            />
-          </div>
+          {switchRow(
+            'multipleCopy',
+            'Copy several traders',
+            'copy-form-multiple',
+            'Also copy the accounts listed here, with the same settings.',
+          )}
           {values.multipleCopy ? (
             <Field
               label="Other traders"
@@ -522,30 +539,20 @@ export function CopyTradeForm({
         </Section>
 
         <Section title="Tokens">
-          <div className="span-2">
-            <Toggle
-              checked={values.copyAll}
-              onChange={(on) => set('copyAll', on)}
-              label="Copy every token"
-              hint="Off: copy only the tokens you choose."
-              testId="copy-form-copy-all"
-            />
-          </div>
+          {switchRow(
+            'copyAll',
+            'Copy every token',
+            'copy-form-copy-all',
+            'Off: copy only the tokens you choose.',
+          )}
           {values.copyAll ? (
             <>
-              <div className="span-2">
-                <Toggle
-                  checked={values.hasExclude}
-                  onChange={(on) => set('hasExclude', on)}
-                  label="Exclude some tokens"
-                  testId="copy-form-has-exclude"
-                />
-              </div>
+              {switchRow('hasExclude', 'Exclude some tokens', 'copy-form-has-exclude')}
               {values.hasExclude ? (
                 <div className="span-2">
                   <TokenPicker
                     label="Tokens to exclude"
-                    tokens={values.protocol ? (tokens ? protocolTokens : null) : []}
+                    tokens={protocolTokens}
                     value={values.excludingTokenAddresses}
                     onChange={(list) => set('excludingTokenAddresses', list)}
                     error={errorOf('excludingTokenAddresses')}
@@ -558,7 +565,7 @@ export function CopyTradeForm({
             <div className="span-2">
               <TokenPicker
                 label="Tokens to copy"
-                tokens={values.protocol ? (tokens ? protocolTokens : null) : []}
+                tokens={protocolTokens}
                 value={values.tokenAddresses}
                 onChange={(list) => set('tokenAddresses', list)}
                 error={errorOf('tokenAddresses')}
@@ -574,15 +581,12 @@ export function CopyTradeForm({
         </Section>
 
         <Section title="Sizing rules">
-          <div className="span-2">
-            <Toggle
-              checked={values.volumeProtection}
-              onChange={(on) => set('volumeProtection', on)}
-              label="Volume protection"
-              hint="Scale the margin down when the trader opens smaller than usual (their margin ÷ their average)."
-              testId="copy-form-volume-protection"
-            />
-          </div>
+          {switchRow(
+            'volumeProtection',
+            'Volume protection',
+            'copy-form-volume-protection',
+            'Scale the margin down when the trader opens smaller than usual (their margin ÷ their average).',
+          )}
           {values.volumeProtection ? (
             <Field
               label="Look-back orders"

@@ -52,7 +52,7 @@ export interface CopyTradeFormValues {
 export type CopyTradeField = keyof CopyTradeFormValues;
 
 /** What a user reads for each field, in labels and inside rule messages. */
-export const FIELD_LABELS: Record<CopyTradeField, string> = {
+const FIELD_LABELS: Record<CopyTradeField, string> = {
   title: 'Title',
   account: 'Trader',
   protocol: 'Protocol',
@@ -308,7 +308,3 @@ export function formToUpdateChanges(
   }
   return changes as CopyTradeUpdateInput;
 }
-
-/** True when the form has something the service does not have yet. */
-export const hasChanges = (original: CopyTradeFormValues, edited: CopyTradeFormValues): boolean =>
-  Object.keys(formToUpdateChanges(original, edited)).length > 0;

@@ -9,7 +9,7 @@ import { downloadOf, useDownloads } from '../../stores/downloads';
 import { WINDOW_LABELS } from './statistic-fields';
 
 /** Share of a download done, 0..1, or null when the total is not known yet. */
-export function downloadShare(state: DownloadState): number | null {
+function downloadShare(state: DownloadState): number | null {
   if (state.state === 'complete') return 1;
   if (!state.total) return null;
   return Math.max(0, Math.min(1, state.downloaded / state.total));

@@ -6,9 +6,9 @@ import { Freshness } from '../../components/Freshness';
 import { LoginFirst } from '../../components/LoginFirst';
 import { LeaderboardIcon } from '../../components/icons';
 import { ColumnChooser } from '../../components/table/ColumnChooser';
-import { DataTable, toCsvRows } from '../../components/table/DataTable';
+import { DataTable } from '../../components/table/DataTable';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { formatInteger } from '../../format/number';
-import { useCsvExport } from '../../stores/csv-export';
 import { useDownloads } from '../../stores/downloads';
 import {
   DEFAULT_COLUMNS,
@@ -88,7 +88,6 @@ export function LeaderboardPage(): ReactElement {
   const tokensError = useTokens((s) => s.error);
   const openTrader = useNavigation((s) => s.openTrader);
   const [showFilters, setShowFilters] = useState(filters.length > 0);
-  const exporting = useCsvExport((s) => s.running !== null);
 
   // The protocols come from the token list; the last ones known are used until it answers.
   useEffect(() => {
@@ -127,18 +126,6 @@ export function LeaderboardPage(): ReactElement {
     [actions],
   );
   const onEndReached = useCallback(() => actions().loadMore(), [actions]);
-
-  // The shared export store: the top bar shows the progress of a long export.
-  const exportCsv = (): void => {
-    const table = toCsvRows(
-      columns.filter((c) => !NOT_IN_CSV.has(c.id)),
-      rows,
-    );
-    const date = new Date().toISOString().slice(0, 10);
-    void useCsvExport
-      .getState()
-      .exportCsv({ suggestedName: `leaderboard-${window}-${date}.csv`, ...table }, 'traders');
-  };
 
   const clearFilters = (): void => actions().setFilters([]);
   const empty =
@@ -290,16 +277,14 @@ export function LeaderboardPage(): ReactElement {
             testId="leaderboard-columns"
           />
           <DownloadsMenu protocols={protocols} window={window} />
-          <button
-            type="button"
-            className="button button-small"
-            onClick={exportCsv}
-            disabled={rows.length === 0 || exporting}
+          <ExportCsvButton
+            columns={columns.filter((c) => !NOT_IN_CSV.has(c.id))}
+            rows={rows}
+            name={`leaderboard-${window}`}
+            noun="traders"
             title="Save the loaded rows and the columns shown as a CSV file"
-            data-testid="leaderboard-export"
-          >
-            {exporting ? 'Exporting…' : 'Export CSV'}
-          </button>
+            testId="leaderboard-export"
+          />
         </div>
       </div>
       {showFilters ? <FilterPanel /> : null}

@@ -10,7 +10,7 @@ interface ProtocolPickerProps {
 }
 
 /** The label of a choice: "All protocols", "NOVA_ARB", "3 protocols". */
-export function protocolsLabel(known: readonly string[], chosen: readonly string[] | null): string {
+function protocolsLabel(known: readonly string[], chosen: readonly string[] | null): string {
   if (chosen === null || chosen.length === known.length) return `All protocols`;
   if (chosen.length === 1) return chosen[0]!;
   return `${chosen.length} protocols`;

@@ -54,7 +54,7 @@ function statColumn(field: StatField): LeaderboardColumn {
 }
 
 /** A percentile as a number with a thin bar: 100 is the best trader of the protocol. */
-export function PercentileCell({ value }: { value: number | null }): ReactElement {
+function PercentileCell({ value }: { value: number | null }): ReactElement {
   if (value === null) return <span className="num muted">—</span>;
   const tone = value >= 75 ? 'high' : value >= 40 ? 'mid' : 'low';
   return (
@@ -84,7 +84,7 @@ function rankingColumn(key: RankingKey): LeaderboardColumn {
 }
 
 /** Every column the leaderboard can show, in display order; the chooser picks among them. */
-export const LEADERBOARD_COLUMNS: readonly LeaderboardColumn[] = [
+const LEADERBOARD_COLUMNS: readonly LeaderboardColumn[] = [
   {
     id: 'rank',
     label: '#',

@@ -453,7 +453,7 @@ export function formatStat(
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** A millisecond time as `2025-03-14` (local). */
-export function formatDate(ms: number): string {
+function formatDate(ms: number): string {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return MISSING;
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

@@ -19,7 +19,7 @@ import {
   usdColumn,
 } from '../../components/table/column-kinds';
 import { formatAge } from '../../format/age';
-import { formatUsd, signClass } from '../../format/number';
+import { formatInteger, formatUsd, signClass } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
@@ -250,7 +250,7 @@ function FeedPanel({
         <div className="panel-header-end">
           {total !== null ? (
             <span className="panel-count num">
-              {total > shown ? `${shown} of ${total.toLocaleString('en-US')}` : `${shown}`}
+              {total > shown ? `${shown} of ${formatInteger(total)}` : `${shown}`}
             </span>
           ) : null}
           {error && !hasData ? null : <Freshness freshness={freshness} testId={`${testId}-freshness`} />}

@@ -16,7 +16,7 @@ export interface LiveFilters {
 export const EMPTY_LIVE_FILTERS: LiveFilters = { protocol: '', pair: '', side: 'BOTH', minSize: '' };
 
 /** Rows per feed: enough to fill a tall screen, few enough to re-read every few seconds. */
-export const LIVE_LIMIT = 50;
+const LIVE_LIMIT = 50;
 
 /** Why the minimum size cannot be used, or null when it can (empty means no minimum). */
 export function minSizeProblem(text: string): string | null {
@@ -27,7 +27,7 @@ export function minSizeProblem(text: string): string | null {
 }
 
 /** `btc/usd ` → `BTC/USD`; `btc` → `BTC` (the service matches pairs exactly). */
-export const normalizePair = (pair: string): string => pair.trim().toUpperCase();
+const normalizePair = (pair: string): string => pair.trim().toUpperCase();
 
 /**
  * The feeds' request. A minimum size that cannot be read is left out (the bar shows why), so

@@ -26,7 +26,7 @@ export interface ProfileFormValues {
 export type ProfileField = Exclude<keyof ProfileFormValues, 'removeApiKey'>;
 export type ProfileIssues = Partial<Record<ProfileField, string>>;
 
-export const PROFILE_LABELS: Record<ProfileField, string> = {
+const PROFILE_LABELS: Record<ProfileField, string> = {
   id: 'Id',
   name: 'Name',
   baseUrl: 'Base URL',
@@ -79,7 +79,7 @@ export function profileIdFor(name: string, taken: readonly string[]): string {
 }
 
 /** The profile the form describes (always `remote`: the local one is not edited here). */
-export function formToProfile(v: ProfileFormValues, taken: readonly string[]): ServiceProfile {
+function formToProfile(v: ProfileFormValues, taken: readonly string[]): ServiceProfile {
   return {
     id: v.id || profileIdFor(v.name, taken),
     name: v.name.trim(),
