@@ -1,11 +1,14 @@
 import { create } from 'zustand';
 import type { DatasetKey, DownloadState } from '../../../shared/ipc/schemas/leaderboard';
-import { call } from '../ipc/call';
+import type { AppError } from '../../../shared/result';
+import { call, failureOf } from '../ipc/call';
 import { subscribe } from '../ipc/events';
 
 interface DownloadsStore {
   states: DownloadState[];
   loaded: boolean;
+  /** Why the last listing failed (the Settings page shows it when nothing was listed). */
+  error: AppError | null;
   load(): Promise<void>;
   start(key: DatasetKey): Promise<void>;
   cancel(key: DatasetKey): Promise<void>;
@@ -17,7 +20,10 @@ const same = (a: { protocol: string; window: string }, b: { protocol: string; wi
 
 let listening = false;
 
-/** Datasets downloaded for offline use: their states, kept current by `download:progress`. */
+/**
+ * Datasets downloaded for offline use: their states, kept current by `download:progress`. The one
+ * store of them, read by the leaderboard's download menu and by Settings.
+ */
 export const useDownloads = create<DownloadsStore>()((set, get) => {
   const apply = (state: DownloadState): void => {
     const others = get().states.filter((s) => !same(s, state));
@@ -31,12 +37,13 @@ export const useDownloads = create<DownloadsStore>()((set, get) => {
   return {
     states: [],
     loaded: false,
+    error: null,
     async load() {
       listen();
       try {
-        set({ states: await call('downloads:list', {}, { quiet: true }), loaded: true });
-      } catch {
-        set({ loaded: true });
+        set({ states: await call('downloads:list', {}, { quiet: true }), loaded: true, error: null });
+      } catch (error) {
+        set({ loaded: true, error: failureOf(error) });
       }
     },
     async start(key) {

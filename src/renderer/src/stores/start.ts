@@ -8,7 +8,6 @@ import { bumpRevision } from './revisions';
 import { useService } from './service';
 import { useSession } from './session';
 import { applyTheme, rememberedTheme, useSettings } from './settings';
-import { useStorage } from './storage';
 import { useTokens } from './tokens';
 import { useWallet } from './wallet';
 
@@ -39,7 +38,6 @@ export function startStores(): void {
   });
   subscribe('profile:changed', (profiles) => useProfiles.getState().apply(profiles));
   subscribe('export:progress', (progress) => useExportProgress.getState().apply(progress));
-  subscribe('download:progress', (state) => useStorage.getState().applyDownload(state));
   subscribe('copy:activity', (activity) => {
     useNotifications.getState().handle(activity);
     bumpCopyViews();

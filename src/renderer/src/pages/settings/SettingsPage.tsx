@@ -17,6 +17,7 @@ import { useNotifications } from '../../stores/notifications';
 import { useProfiles } from '../../stores/profiles';
 import { useService } from '../../stores/service';
 import { selectTheme, useSettings, type Theme } from '../../stores/settings';
+import { useDownloads } from '../../stores/downloads';
 import { useStorage } from '../../stores/storage';
 import { ProfileForm } from './ProfileForm';
 
@@ -286,11 +287,11 @@ const downloadColumns: Column<DownloadState>[] = [
 function DataPanel(): ReactElement {
   const stats = useStorage((s) => s.stats);
   const statsError = useStorage((s) => s.statsError);
-  const downloads = useStorage((s) => s.downloads);
-  const downloadsError = useStorage((s) => s.downloadsError);
+  const downloads = useDownloads((s) => (s.loaded ? s.states : null));
+  const downloadsError = useDownloads((s) => s.error);
   const clearing = useStorage((s) => s.clearing);
   const loadStats = useStorage((s) => s.loadStats);
-  const loadDownloads = useStorage((s) => s.loadDownloads);
+  const loadDownloads = useDownloads((s) => s.load);
   const clear = useStorage((s) => s.clear);
   const settings = useSettings((s) => s.settings);
   const update = useSettings((s) => s.update);
@@ -406,7 +407,7 @@ function DataPanel(): ReactElement {
             Download on the Leaderboard
           </button>
         </div>
-        {downloadsError && !downloads ? (
+        {downloadsError && !downloads?.length ? (
           <p className="field-error">The offline downloads could not be listed: {downloadsError.message}</p>
         ) : (
           <DataTable
