@@ -5,8 +5,14 @@ import type { z } from 'zod';
  * e.g. "pagination.limit must be at most 500" (decisions.md, Errors).
  */
 export function describeIssues(error: z.ZodError, root = 'body'): string {
-  return error.issues.map((issue) => describeIssue(issue, root)).join('; ');
+  // A bad batch of a thousand records would otherwise make a message of thousands of rules.
+  const shown = error.issues.slice(0, ISSUES_SHOWN).map((issue) => describeIssue(issue, root));
+  const more = error.issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
 }
+
+/** Rules named in one message, at most. */
+const ISSUES_SHOWN = 10;
 
 function describeIssue(issue: z.core.$ZodIssue, root: string): string {
   const path = issue.path.length > 0 ? formatPath(issue.path) : root;

@@ -116,6 +116,16 @@ describe('statistics and positions', () => {
     });
   });
 
+  it('searchAfterBytes hands back the same answer unparsed', async () => {
+    const body = { size: 2, sort: [{ id: 'asc' as const }], queries: [{ fieldName: 'type', value: 'FULL' }] };
+    const parsed = await keyed.searchAfter(body);
+    const bytes = await keyed.searchAfterBytes({ ...body, pitId: parsed.meta.pitId });
+    const again = JSON.parse(new TextDecoder().decode(bytes)) as typeof parsed;
+    expect(again.data).toEqual(parsed.data);
+    expect(again.meta.searchAfter).toEqual(parsed.meta.searchAfter);
+    await expect(user.searchAfterBytes({ size: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
   it('pnlStatistics uses the venue path of the profile', async () => {
     const account = someAccount();
     const body = { accounts: [{ account, protocol: P }], statisticType: 'D30' as const };

@@ -85,10 +85,10 @@ function core(
     ...(options.dir && { dir: options.dir }),
     wrapClient: (client) => {
       const wrapped = Object.create(client) as ServiceClient;
-      wrapped.searchAfter = async (body = {}) => {
+      wrapped.searchAfterBytes = async (body = {}) => {
         calls.push(body);
         await before(calls.length, body);
-        return client.searchAfter(body);
+        return client.searchAfterBytes(body);
       };
       return wrapped;
     },

@@ -33,9 +33,9 @@ const profile: ServiceProfile = {
 };
 const client = new ServiceClient(profile, { credentials: staticCredentials({ apiKey: args.apiKey }) });
 const slow = {
-  searchAfter: async (body: Parameters<ServiceClient['searchAfter']>[0]) => {
+  searchAfterBytes: async (body: Parameters<ServiceClient['searchAfterBytes']>[0]) => {
     await new Promise((resolve) => setTimeout(resolve, args.delayMs));
-    return client.searchAfter(body);
+    return client.searchAfterBytes(body);
   },
 };
 const datasets = new StatisticsDatasets(args.datasetsPath, {

@@ -282,6 +282,9 @@ export const searchAfterValueSchema = z.union([zText(), zNumber(), zBool(), z.nu
   error: expected('a string, a number, a boolean or null'),
 });
 
+/** The search-after endpoint (API key only). */
+export const SEARCH_AFTER_PATH = '/trial/position/statistic/search-after';
+
 /** `POST /trial/position/statistic/search-after` body; the service always appends `id` to the sort. */
 export const searchAfterRequestSchema = zStrict({
   size: zInt()

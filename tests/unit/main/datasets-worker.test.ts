@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatisticsDatasets } from '../../../src/main/core/cache/datasets/statistics-datasets';
 import { CoreError } from '../../../src/main/core/errors';
+import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 
 const dirs: string[] = [];
 const open = () => {
@@ -71,6 +72,7 @@ describe('the dataset worker', () => {
 function fakeService(count: number) {
   const ids = Array.from({ length: count }, (_, i) => `id${String(i).padStart(3, '0')}`);
   const record = (id: string) => ({
+    ...Object.fromEntries(STATISTIC_NUMERIC_FIELDS.map((f) => [f, 1])),
     id,
     account: `0x${'a'.repeat(40)}`,
     type: 'D30',
@@ -83,7 +85,7 @@ function fakeService(count: number) {
   });
   const calls: { sort: string; after: unknown }[] = [];
   const source = {
-    searchAfter: async (body: {
+    searchAfterBytes: async (body: {
       size?: number;
       sort?: Record<string, string>[];
       searchAfter?: unknown[];
@@ -95,7 +97,7 @@ function fakeService(count: number) {
       const from = after === undefined ? 0 : order.indexOf(after) + 1;
       const data = order.slice(from, from + (body.size ?? 20)).map(record);
       const exhausted = from + data.length >= order.length;
-      return {
+      const answer = {
         data,
         meta: {
           total: count,
@@ -105,6 +107,7 @@ function fakeService(count: number) {
           searchAfter: exhausted ? null : [data.at(-1)?.id ?? null],
         },
       };
+      return new TextEncoder().encode(JSON.stringify(answer)).buffer;
     },
   };
   return { source, calls };

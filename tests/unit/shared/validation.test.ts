@@ -19,6 +19,13 @@ describe('describeIssues', () => {
     );
   });
 
+  it('names the first ten rules and counts the rest', () => {
+    const schema = z.array(z.number());
+    const text = describeIssues(schema.safeParse(Array.from({ length: 25 }, () => 'x')).error!, 'answer');
+    expect(text.split('; ')).toHaveLength(11);
+    expect(text).toMatch(/^\[0\] must be a number; .*\[9\] must be a number; and 15 more$/);
+  });
+
   it('formats array indices', () => {
     expect(formatPath(['accounts', 0, 'protocol'])).toBe('accounts[0].protocol');
   });

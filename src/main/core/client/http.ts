@@ -39,11 +39,46 @@ export async function requestJson<S extends z.ZodType>(
   spec: RequestSpec,
   schema: S,
 ): Promise<z.output<S>> {
+  const response = await send(options, spec);
+  const json = parseJson(await response.text());
+  if (!response.ok) throw answerError(response, json);
+  return checkAnswer(schema, json, spec, response.status);
+}
+
+/**
+ * requestJson without the parse: a 2xx answer's body comes back as bytes, for a caller that
+ * parses and checks it elsewhere (bulk downloads do it on the dataset worker, with checkAnswer).
+ * Failures are the same ServiceRequestErrors.
+ */
+export async function requestBytes(options: HttpOptions, spec: RequestSpec): Promise<ArrayBuffer> {
+  const response = await send(options, spec);
+  if (!response.ok) throw answerError(response, parseJson(await response.text()));
+  return response.arrayBuffer();
+}
+
+/** The answer `json` to `spec` checked against its schema; a ServiceRequestError when it does not fit. */
+export function checkAnswer<S extends z.ZodType>(
+  schema: S,
+  json: unknown,
+  spec: Pick<RequestSpec, 'method' | 'path'>,
+  status: number,
+): z.output<S> {
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ServiceRequestError(
+      'INTERNAL',
+      `The service answered ${spec.method} ${spec.path} with a shape Copydesk does not understand: ${describeIssues(parsed.error, 'answer')}`,
+      status,
+    );
+  }
+  return parsed.data;
+}
+
+async function send(options: HttpOptions, spec: RequestSpec): Promise<Response> {
   const url = new URL(spec.path, options.baseUrl).toString();
   const doFetch = options.fetch ?? fetch;
-  let response: Response;
   try {
-    response = await doFetch(url, {
+    return await doFetch(url, {
       method: spec.method,
       headers: {
         accept: 'application/json',
@@ -56,18 +91,6 @@ export async function requestJson<S extends z.ZodType>(
   } catch (error) {
     throw networkError(options, error);
   }
-  const text = await response.text();
-  const json = parseJson(text);
-  if (!response.ok) throw answerError(response, json);
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    throw new ServiceRequestError(
-      'INTERNAL',
-      `The service answered ${spec.method} ${spec.path} with a shape Copydesk does not understand: ${describeIssues(parsed.error, 'answer')}`,
-      response.status,
-    );
-  }
-  return parsed.data;
 }
 
 function parseJson(text: string): unknown {

@@ -64,6 +64,7 @@ import {
   publicPositionStatisticSchema,
   rankingSchema,
   searchAfterResponseSchema,
+  SEARCH_AFTER_PATH,
   traderStatisticsByWindowSchema,
   type PnlStatisticsRequestInput,
   type PnlStatisticsResponse,
@@ -79,7 +80,7 @@ import {
 import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
-import { requestJson, ServiceRequestError, type HttpOptions, type RequestSpec } from './http';
+import { requestBytes, requestJson, ServiceRequestError, type HttpOptions, type RequestSpec } from './http';
 import { DEFAULT_RETRY_POLICY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry';
 
 /** How long one call may take before the terminal says the service did not answer. */
@@ -94,6 +95,14 @@ interface Call extends RequestSpec {
   /** Idempotent calls (reads, read-only filters, keyed withdrawals) retry; other writes never do. */
   idempotent: boolean;
 }
+
+const SEARCH_AFTER_CALL = (body: SearchAfterRequestInput): Call => ({
+  method: 'POST',
+  path: SEARCH_AFTER_PATH,
+  body,
+  auth: 'apiKey',
+  idempotent: true,
+});
 
 export interface ServiceClientOptions {
   timeoutMs?: number;
@@ -241,16 +250,16 @@ export class ServiceClient {
 
   /** `POST /trial/position/statistic/search-after` (API key only): one batch and the next cursor. */
   async searchAfter(body: SearchAfterRequestInput = {}): Promise<SearchAfterResponse> {
-    return this.call(
-      {
-        method: 'POST',
-        path: '/trial/position/statistic/search-after',
-        body,
-        auth: 'apiKey',
-        idempotent: true,
-      },
-      searchAfterResponseSchema,
-    );
+    return this.call(SEARCH_AFTER_CALL(body), searchAfterResponseSchema);
+  }
+
+  /**
+   * searchAfter's answer as the bytes the service sent, unparsed: a bulk download parses and
+   * checks each batch on the dataset worker (`checkAnswer` with searchAfterResponseSchema), which
+   * keeps the core's thread free for the UI and the next request.
+   */
+  async searchAfterBytes(body: SearchAfterRequestInput = {}): Promise<ArrayBuffer> {
+    return this.exchange(SEARCH_AFTER_CALL(body), (spec) => requestBytes(this.http, spec));
   }
 
   /** `POST /public/position/statistic-<venue>/pnl-statistics`: daily series keyed by account. */
@@ -497,8 +506,13 @@ export class ServiceClient {
    * A 401 to a call that carried a credential is answered once by renewing that credential and
    * sending again: the service refuses before acting, so even a write is safe to send twice.
    */
-  private async call<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
-    const send = async (renewed: boolean): Promise<z.output<S>> => {
+  private call<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
+    return this.exchange(call, (spec) => requestJson(this.http, spec, schema));
+  }
+
+  /** call with the way the answer is read left to `receive` (parsed and checked, or raw bytes). */
+  private async exchange<T>(call: Call, receive: (spec: RequestSpec) => Promise<T>): Promise<T> {
+    const send = async (renewed: boolean): Promise<T> => {
       const { headers, carried } = await this.credentialHeaders(call);
       const spec: RequestSpec = {
         method: call.method,
@@ -506,7 +520,7 @@ export class ServiceClient {
         ...(call.body !== undefined && { body: call.body }),
         headers: { ...call.headers, ...headers },
       };
-      const once = () => requestJson(this.http, spec, schema);
+      const once = () => receive(spec);
       try {
         return await (call.idempotent ? withRetry(once, this.retry, this.sleep) : once());
       } catch (error) {

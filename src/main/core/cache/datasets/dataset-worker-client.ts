@@ -3,7 +3,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CoreError } from '../../errors';
-import type { Usage, WorkerData, WorkerOp, WorkerOps, WorkerRequest, WorkerResponse } from './protocol';
+import type {
+  Usage,
+  WorkerData,
+  WorkerOp,
+  WorkerOps,
+  WorkerRequest,
+  WorkerResponse,
+  WorkerStage,
+} from './protocol';
 
 /**
  * How to start the worker: the built `dataset-worker.js` beside this bundle when there is one
@@ -26,6 +34,7 @@ function startWorker(data: WorkerData): Worker {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  stage?: ((value: unknown) => void) | undefined;
 }
 
 /**
@@ -44,17 +53,21 @@ export class DatasetWorkerClient {
     private readonly onUsage: (usage: Usage) => void,
   ) {}
 
-  /** Runs `op` in the worker; `transfer` lists buffers moved to it rather than copied. */
+  /**
+   * Runs `op` in the worker; `transfer` lists buffers moved to it rather than copied; `stage`
+   * hears what the operation tells before its answer.
+   */
   call<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
     transfer: ArrayBuffer[] = [],
+    stage?: (value: WorkerStage<O>) => void,
   ): Promise<WorkerOps[O]['result']> {
     if (this.closed)
       return Promise.reject(
         new CoreError('INTERNAL', 'The downloaded datasets are closed (Copydesk is stopping).'),
       );
-    return this.send(this.worker ?? this.start(), op, args, transfer);
+    return this.send(this.worker ?? this.start(), op, args, transfer, stage as Pending['stage']);
   }
 
   /** Closes the database and ends the worker; pending calls fail. */
@@ -80,11 +93,12 @@ export class DatasetWorkerClient {
     op: O,
     args: WorkerOps[O]['args'],
     transfer: ArrayBuffer[] = [],
+    stage?: Pending['stage'],
   ): Promise<WorkerOps[O]['result']> {
     const id = this.nextId++;
     const request: WorkerRequest<O> = { id, op, args };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, stage });
       worker.ref();
       worker.postMessage(request, transfer);
     });
@@ -97,6 +111,10 @@ export class DatasetWorkerClient {
     worker.on('message', (response: WorkerResponse) => {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
+      if ('stage' in response) {
+        waiting.stage?.(response.stage);
+        return;
+      }
       this.pending.delete(response.id);
       if (this.pending.size === 0 && !this.closed) worker.unref();
       if (response.usage) this.onUsage(response.usage);

@@ -13,7 +13,9 @@ const host = new DatasetHost((workerData as WorkerData).path);
 port.on('message', (message: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    const { value, usage } = host.handle(message.op, message.args);
+    const { value, usage } = host.handle(message.op, message.args, (stage) =>
+      port.postMessage({ id: message.id, stage } satisfies WorkerResponse),
+    );
     response = { id: message.id, ok: true, value, usage };
   } catch (error) {
     response = {

@@ -1,13 +1,21 @@
-import type { SearchAfterRequestInput, SearchAfterResponse } from '../../../../shared/api/statistics';
+import type { SearchAfterRequestInput } from '../../../../shared/api/statistics';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import { CoreError } from '../../errors';
 import type { DatasetWorkerClient } from './dataset-worker-client';
-import { packRecords } from './fields';
-import type { BatchResult, DatasetRef, ResumePoint, StreamName } from './protocol';
+import type { BatchMeta, BatchResult, DatasetRef, ResumePoint, StreamName } from './protocol';
 
-/** What a download reads from: the profile's service client (search-after takes an API key). */
+/**
+ * What a download reads from: the profile's service client (search-after takes an API key). The
+ * answers stay bytes: the dataset worker parses and checks them (batch-bytes.ts).
+ */
 export interface SearchAfterSource {
-  searchAfter(body: SearchAfterRequestInput): Promise<SearchAfterResponse>;
+  searchAfterBytes(body: SearchAfterRequestInput): Promise<ArrayBuffer>;
+}
+
+/** A batch handed to the worker: its meta once parsed, then its write. */
+interface Ingesting {
+  meta: Promise<BatchMeta>;
+  written: Promise<BatchResult>;
 }
 
 export interface DownloadRunOptions {
@@ -118,9 +126,18 @@ export class DownloadRun {
   private async walk(source: SearchAfterSource): Promise<void> {
     if (this.pitId === null) {
       // A new generation: its first batch opens the point in time.
-      const answer = await source.searchAfter(this.body('asc', null, null));
+      const bytes = await source.searchAfterBytes(this.body('asc', null, null));
       if (this.stop) return;
-      const result = await this.write('asc', answer, true);
+      const batch = this.ingest('asc', bytes, true);
+      const result = await batch.written;
+      const meta = await batch.meta;
+      if (!result.stale) {
+        this.point = {
+          ...this.point,
+          gen: result.gen,
+          cursors: { asc: { after: meta.after, lastId: null, done: result.done }, desc: null },
+        };
+      }
       if (this.settle(result)) return;
     }
     const ends: StreamName[] = this.options.ends === 2 ? ['asc', 'desc'] : ['asc'];
@@ -139,36 +156,31 @@ export class DownloadRun {
   }
 
   /**
-   * One end: fetch a batch, hand it to the worker, and fetch the next while it is being written
-   * (the cursor comes with the answer; the write only has to succeed before the next one).
+   * One end: fetch a batch, hand it to the worker, and fetch the next as soon as the worker has
+   * read the cursor out of it, while the batch is being written (the write only has to succeed
+   * before the next one is handed over).
    */
   private async walkEnd(source: SearchAfterSource, end: StreamName, from: unknown[] | null): Promise<void> {
     let after = from;
     let writing: Promise<BatchResult> | null = null;
     try {
       while (this.stop === null) {
-        const answer = await source.searchAfter(this.body(end, this.pitId, after));
+        const bytes = await source.searchAfterBytes(this.body(end, this.pitId, after));
         if (writing) {
           const written = await writing;
           writing = null;
           if (this.settle(written)) return;
         }
         if (this.stop !== null) return;
-        writing = this.write(end, answer, false);
-        after = answer.meta.searchAfter;
-        if (this.isLast(answer)) break;
+        const batch = this.ingest(end, bytes, false);
+        writing = batch.written;
+        const meta = await batch.meta;
+        after = meta.after;
+        if (meta.last) break;
       }
     } finally {
       if (writing) this.settle(await writing);
     }
-  }
-
-  /**
-   * The end of the data: a batch shorter than asked, or one with no cursor to go on from (some
-   * deployments answer `searchAfter: null` at the end; going on without one would start over).
-   */
-  private isLast(answer: SearchAfterResponse): boolean {
-    return answer.data.length < this.options.batchSize || answer.meta.searchAfter === null;
   }
 
   private body(end: StreamName, pitId: string | null, after: unknown[] | null): SearchAfterRequestInput {
@@ -181,34 +193,32 @@ export class DownloadRun {
     };
   }
 
-  private async write(end: StreamName, answer: SearchAfterResponse, fresh: boolean): Promise<BatchResult> {
-    this.pitId = answer.meta.pitId;
-    const records = packRecords(answer.data as unknown as Record<string, unknown>[]);
-    const result = await this.options.worker.call(
-      'write',
+  /** Moves a batch's bytes to the worker, which parses them (telling their meta), then writes them. */
+  private ingest(end: StreamName, bytes: ArrayBuffer, fresh: boolean): Ingesting {
+    let tell: (meta: BatchMeta) => void = () => undefined;
+    const meta = new Promise<BatchMeta>((resolve) => (tell = resolve));
+    const written = this.options.worker.call(
+      'ingest',
       {
         datasetId: this.point.datasetId,
         run: this.point.run,
         gen: this.point.gen,
         fresh,
-        pitId: answer.meta.pitId,
         stream: end,
-        records,
-        after: answer.meta.searchAfter,
-        total: answer.meta.total,
-        last: this.isLast(answer),
+        bytes,
+        batchSize: this.options.batchSize,
         nowIso: this.options.now().toISOString(),
       },
-      [records.numbers.buffer as ArrayBuffer],
+      [bytes],
+      (parsed) => {
+        this.pitId = parsed.pitId;
+        tell(parsed);
+      },
     );
-    if (fresh && !result.stale) {
-      this.point = {
-        ...this.point,
-        gen: result.gen,
-        cursors: { asc: { after: answer.meta.searchAfter, lastId: null, done: result.done }, desc: null },
-      };
-    }
-    return result;
+    // The meta comes before the answer; an answer without it (the batch did not parse) fails both.
+    const told = Promise.race([meta, written.then(() => Promise.reject(noMeta()))]);
+    told.catch(() => undefined);
+    return { meta: told, written };
   }
 
   /** Takes a write's answer; true when the run is over (complete, or no longer this run's). */
@@ -231,6 +241,9 @@ export class DownloadRun {
     this.options.onProgress(state);
   }
 }
+
+const noMeta = (): CoreError =>
+  new CoreError('INTERNAL', 'The dataset worker wrote a batch without reading its cursor first.');
 
 const isPitExpired = (error: unknown): boolean => error instanceof CoreError && error.code === 'PIT_EXPIRED';
 

@@ -71,6 +71,34 @@ export interface BatchWrite {
   nowIso: string;
 }
 
+/**
+ * A batch as the service sent it: the bytes of its search-after answer, read by the worker
+ * (batch-bytes.ts). The worker tells the batch's meta as soon as it has parsed it, before it
+ * writes (WorkerStage), so that the next request goes out while this batch is being written.
+ */
+export interface BatchBytes {
+  datasetId: number;
+  run: number;
+  gen: number;
+  fresh: boolean;
+  stream: StreamName;
+  bytes: ArrayBuffer;
+  /** The size asked for: a shorter batch is the end's last. */
+  batchSize: number;
+  nowIso: string;
+}
+
+/** What a batch says about the download: its point in time and the cursor after it. */
+export interface BatchMeta {
+  pitId: string;
+  after: unknown[] | null;
+  total: number;
+  /** Records in the batch. */
+  count: number;
+  /** The last batch of its end: shorter than asked, or answered with no cursor to go on from. */
+  last: boolean;
+}
+
 export interface BatchResult {
   state: DownloadState;
   gen: number;
@@ -124,6 +152,8 @@ export interface WorkerOps {
   list: { args: { profileId: string }; result: DownloadState[] };
   begin: { args: { ref: DatasetRef; nowIso: string }; result: ResumePoint };
   write: { args: BatchWrite; result: BatchResult };
+  /** A batch's bytes: parsed (staging its BatchMeta), then written as `write` does. */
+  ingest: { args: BatchBytes; result: BatchResult; stage: BatchMeta };
   stop: {
     args: { ref: DatasetRef; state: 'paused' | 'failed'; message: string };
     result: DownloadState | null;
@@ -141,7 +171,11 @@ export interface WorkerRequest<O extends WorkerOp = WorkerOp> {
   args: WorkerOps[O]['args'];
 }
 
+/** What an operation tells before its answer (only `ingest` does). */
+export type WorkerStage<O extends WorkerOp> = WorkerOps[O] extends { stage: infer S } ? S : never;
+
 export type WorkerResponse =
+  | { id: number; stage: unknown }
   | { id: number; ok: true; value: unknown; usage: Usage | null }
   | { id: number; ok: false; error: { code: AppErrorCode; message: string }; usage: Usage | null };
 

@@ -1,0 +1,139 @@
+// A search-after answer read from its bytes on the dataset worker (batch-bytes.ts): the cursor it
+// tells before writing, the records it packs, and the errors of an answer that is not JSON or
+// not the contract's shape. Then the worker's `ingest` operation, which tells that meta first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
+import { readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
+import { DatasetHost } from '../../../src/main/core/cache/datasets/dataset-host';
+import { COLUMN_INDEX, unpackRows } from '../../../src/main/core/cache/datasets/fields';
+import type { BatchMeta } from '../../../src/main/core/cache/datasets/protocol';
+import { CoreError } from '../../../src/main/core/errors';
+
+const NOW = '2024-05-01T00:00:00.000Z';
+const record = (i: number) => ({
+  ...Object.fromEntries(STATISTIC_NUMERIC_FIELDS.map((f) => [f, i])),
+  id: `id${String(i).padStart(4, '0')}`,
+  account: `0x${i.toString(16).padStart(40, '0')}`,
+  type: 'D30',
+  protocol: 'NOVA_ARB',
+  realisedMaxDrawdown: null,
+  lastTradeAt: NOW,
+  statisticAt: NOW,
+  createdAt: NOW,
+  indexTokens: ['0xabc'],
+});
+const answer = (count: number, searchAfter: unknown[] | null) => ({
+  data: Array.from({ length: count }, (_, i) => record(i)),
+  meta: { total: 40, totalPages: 4, pitId: 'pit-1', searchAfter },
+});
+const bytesOf = (value: unknown): ArrayBuffer =>
+  new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).buffer as ArrayBuffer;
+
+describe('readBatchBytes', () => {
+  it('tells the cursor and packs the records of a full batch', () => {
+    const { meta, records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
+    expect(meta).toEqual({ pitId: 'pit-1', after: ['id0009'], total: 40, count: 10, last: false });
+    expect(records.ids).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
+    expect(records.numbers[COLUMN_INDEX.get('pnl') as number]).toBe(0);
+    const [row] = unpackRows({
+      rests: records.rests,
+      numbers: records.numbers,
+      rankings: new Float64Array(13),
+    });
+    expect(row).toMatchObject({ id: 'id0000', pnl: 0, realisedMaxDrawdown: null, lastTradeAt: NOW });
+  });
+
+  it('calls a batch the last when it is short or has no cursor to go on from', () => {
+    expect(readBatchBytes(bytesOf(answer(9, ['id0008'])), 10).meta.last).toBe(true);
+    expect(readBatchBytes(bytesOf(answer(10, null)), 10).meta.last).toBe(true);
+  });
+
+  it('refuses text that is not JSON, naming the endpoint', () => {
+    expect(() => readBatchBytes(bytesOf('<html>oops'), 10)).toThrow(
+      /POST \/trial\/position\/statistic\/search-after with text that is not JSON/,
+    );
+  });
+
+  it('refuses an answer of another shape, naming the field and the rule', () => {
+    const bad = answer(2, ['id0001']);
+    (bad.data[1] as Record<string, unknown>).pnl = 'lots';
+    let error: unknown;
+    try {
+      readBatchBytes(bytesOf(bad), 10);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CoreError);
+    expect((error as CoreError).code).toBe('INTERNAL');
+    expect((error as CoreError).message).toMatch(
+      /search-after with a shape Copydesk does not understand: data\[1\]\.pnl must be a number$/,
+    );
+  });
+});
+
+describe('the ingest operation', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tells the meta before it writes, then writes the batch with its cursor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copydesk-ingest-'));
+    dirs.push(dir);
+    const host = new DatasetHost(join(dir, 'datasets.db'));
+    const ref = { profileId: 'p', protocol: 'NOVA_ARB', window: 'D30' };
+    const point = host.handle('begin', { ref, nowIso: NOW }).value;
+    const told: BatchMeta[] = [];
+    const { value } = host.handle(
+      'ingest',
+      {
+        datasetId: point.datasetId,
+        run: point.run,
+        gen: point.gen,
+        fresh: true,
+        stream: 'asc',
+        bytes: bytesOf(answer(5, ['id0004'])),
+        batchSize: 10,
+        nowIso: NOW,
+      },
+      (meta) => told.push(meta),
+    );
+    expect(told).toEqual([{ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true }]);
+    expect(value).toMatchObject({ done: true, stale: false, state: { state: 'complete', downloaded: 5 } });
+    host.close();
+  });
+
+  it('writes nothing and tells nothing when the bytes do not parse', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copydesk-ingest-'));
+    dirs.push(dir);
+    const host = new DatasetHost(join(dir, 'datasets.db'));
+    const ref = { profileId: 'p', protocol: 'NOVA_ARB', window: 'D30' };
+    const point = host.handle('begin', { ref, nowIso: NOW }).value;
+    const told: BatchMeta[] = [];
+    const ingest = () =>
+      host.handle(
+        'ingest',
+        {
+          datasetId: point.datasetId,
+          run: point.run,
+          gen: point.gen,
+          fresh: true,
+          stream: 'asc',
+          bytes: bytesOf('{"data": ['),
+          batchSize: 10,
+          nowIso: NOW,
+        },
+        (meta) => told.push(meta),
+      );
+    expect(ingest).toThrow(/not JSON/);
+    expect(told).toEqual([]);
+    expect(host.handle('list', { profileId: 'p' }).value[0]).toMatchObject({
+      state: 'running',
+      downloaded: 0,
+    });
+    host.close();
+  });
+});
