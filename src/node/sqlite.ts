@@ -25,11 +25,15 @@ export class DatabaseFromTheFutureError extends Error {
  * then brings its schema up to date: migrations are an ordered list tracked by
  * `PRAGMA user_version`, applied in one transaction (STYLE.md, after Signal).
  */
-export function openDatabase(path: string, migrations: readonly Migration[]): Database.Database {
+export function openDatabase(
+  path: string,
+  migrations: readonly Migration[],
+  options: { journalMode?: 'WAL' | 'PERSIST' } = {},
+): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
-    db.pragma('journal_mode = WAL');
+    db.pragma(`journal_mode = ${options.journalMode ?? 'WAL'}`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

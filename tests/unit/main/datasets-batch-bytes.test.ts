@@ -1,15 +1,10 @@
 // A search-after answer read from its bytes on the dataset worker (batch-bytes.ts): the cursor it
 // tells before writing, the records it packs, and the errors of an answer that is not JSON or
-// not the contract's shape. Then the worker's `ingest` operation, which tells that meta first.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+// not the contract's shape; and the batch reader, the worker that runs it.
+import { describe, expect, it } from 'vitest';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
-import { readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
-import { DatasetHost } from '../../../src/main/core/cache/datasets/dataset-host';
+import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
 import { COLUMN_INDEX, unpackRows } from '../../../src/main/core/cache/datasets/fields';
-import type { BatchMeta } from '../../../src/main/core/cache/datasets/protocol';
 import { CoreError } from '../../../src/main/core/errors';
 
 const NOW = '2024-05-01T00:00:00.000Z';
@@ -34,7 +29,7 @@ const bytesOf = (value: unknown): ArrayBuffer =>
 
 describe('readBatchBytes', () => {
   it('tells the cursor and packs the records of a full batch', () => {
-    const { meta, records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
+    const { meta, ...records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
     expect(meta).toEqual({ pitId: 'pit-1', after: ['id0009'], total: 40, count: 10, last: false });
     expect(records.ids).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
     expect(records.numbers[COLUMN_INDEX.get('pnl') as number]).toBe(0);
@@ -74,66 +69,13 @@ describe('readBatchBytes', () => {
   });
 });
 
-describe('the ingest operation', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('tells the meta before it writes, then writes the batch with its cursor', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'copydesk-ingest-'));
-    dirs.push(dir);
-    const host = new DatasetHost(join(dir, 'datasets.db'));
-    const ref = { profileId: 'p', protocol: 'NOVA_ARB', window: 'D30' };
-    const point = host.handle('begin', { ref, nowIso: NOW }).value;
-    const told: BatchMeta[] = [];
-    const { value } = host.handle(
-      'ingest',
-      {
-        datasetId: point.datasetId,
-        run: point.run,
-        gen: point.gen,
-        fresh: true,
-        stream: 'asc',
-        bytes: bytesOf(answer(5, ['id0004'])),
-        batchSize: 10,
-        nowIso: NOW,
-      },
-      (meta) => told.push(meta),
-    );
-    expect(told).toEqual([{ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true }]);
-    expect(value).toMatchObject({ done: true, stale: false, state: { state: 'complete', downloaded: 5 } });
-    host.close();
-  });
-
-  it('writes nothing and tells nothing when the bytes do not parse', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'copydesk-ingest-'));
-    dirs.push(dir);
-    const host = new DatasetHost(join(dir, 'datasets.db'));
-    const ref = { profileId: 'p', protocol: 'NOVA_ARB', window: 'D30' };
-    const point = host.handle('begin', { ref, nowIso: NOW }).value;
-    const told: BatchMeta[] = [];
-    const ingest = () =>
-      host.handle(
-        'ingest',
-        {
-          datasetId: point.datasetId,
-          run: point.run,
-          gen: point.gen,
-          fresh: true,
-          stream: 'asc',
-          bytes: bytesOf('{"data": ['),
-          batchSize: 10,
-          nowIso: NOW,
-        },
-        (meta) => told.push(meta),
-      );
-    expect(ingest).toThrow(/not JSON/);
-    expect(told).toEqual([]);
-    expect(host.handle('list', { profileId: 'p' }).value[0]).toMatchObject({
-      state: 'running',
-      downloaded: 0,
-    });
-    host.close();
+describe('the batch reader', () => {
+  it('answers read with the packed batch and its meta, and nothing else', () => {
+    const reader = new BatchReaderHost();
+    const { value, usage } = reader.handle('read', { bytes: bytesOf(answer(5, ['id0004'])), batchSize: 10 });
+    expect(value.meta).toEqual({ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true });
+    expect(value.ids).toHaveLength(5);
+    expect(usage).toBeNull();
+    expect(() => reader.handle('list', { profileId: 'p' })).toThrow(/does not know the operation list/);
   });
 });

@@ -122,11 +122,15 @@ export interface LiveDataset {
 
 /** Opens (creating if needed) the datasets file with its schema up to date. */
 export function openDatasetDatabase(path: string): Database.Database {
-  const db = openDatabase(path, datasetMigrations);
-  // A download writes ~1 MB a batch: checkpoint every 64 MB of WAL rather than every 4 MB, so
-  // that the copy and its fsync come 16 times less often (measured: half the wall time of the
-  // writes); the WAL file is cut back to 16 MB after each checkpoint.
-  db.pragma('wal_autocheckpoint = 16384');
+  // One connection at a time uses this file (the worker; the core's thread briefly at start), so
+  // WAL's readers-beside-a-writer buys nothing, while its checkpoint writes every page twice. A
+  // download appends ~1 MB a batch, and a rollback journal holds only the pages a commit changes
+  // (the dataset's row and the b-trees' edges, not the appended pages): the batch is written
+  // once. Measured on 200,000 records: a quarter less CPU and wall time than WAL with 64 MB
+  // checkpoints. PERSIST keeps the small journal file instead of creating it at each commit;
+  // synchronous = NORMAL still syncs the journal before the file, so a power loss loses at
+  // most the batch being committed.
+  const db = openDatabase(path, datasetMigrations, { journalMode: 'PERSIST' });
   db.pragma('journal_size_limit = 16777216');
   return db;
 }

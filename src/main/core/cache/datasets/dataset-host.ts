@@ -10,15 +10,7 @@ import {
 } from './dataset-db';
 import { DatasetIndex } from './dataset-index';
 import { mergeOrdered } from './leaderboard-order';
-import { readBatchBytes } from './batch-bytes';
-import type {
-  LeaderboardPacked,
-  LeaderboardQuery,
-  Usage,
-  WorkerOp,
-  WorkerOps,
-  WorkerStage,
-} from './protocol';
+import type { LeaderboardPacked, LeaderboardQuery, Usage, WorkerOp, WorkerOps } from './protocol';
 import { COLUMN_COUNT } from './fields';
 import { RANKING_KEYS } from '../../../../shared/api/statistics';
 
@@ -26,7 +18,7 @@ import { RANKING_KEYS } from '../../../../shared/api/statistics';
 const LOADED_BYTES_MAX = 512 * 1024 * 1024;
 
 /** Operations that change what is stored: their answers carry the new usage. */
-const CHANGES: ReadonlySet<WorkerOp> = new Set(['begin', 'write', 'ingest', 'stop', 'delete', 'clear']);
+const CHANGES: ReadonlySet<WorkerOp> = new Set(['begin', 'write', 'stop', 'delete', 'clear']);
 
 /**
  * What the dataset worker does with each message (kept apart from the thread plumbing so that it
@@ -44,16 +36,12 @@ export class DatasetHost {
     this.store = new DatasetDb(this.db);
   }
 
-  /**
-   * Runs one operation; the usage is set when it changed what is stored. `stage` hears what an
-   * operation tells before it is done (`ingest`: the batch's meta, once parsed).
-   */
+  /** Runs one operation; the usage is set when it changed what is stored. */
   handle<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
-    stage: (value: WorkerStage<O>) => void = () => undefined,
   ): { value: WorkerOps[O]['result']; usage: Usage | null } {
-    const value = this.run(op, args, stage as (value: unknown) => void);
+    const value = this.run(op, args);
     return { value, usage: CHANGES.has(op) ? usageOf(this.db) : null };
   }
 
@@ -62,11 +50,7 @@ export class DatasetHost {
     this.db.close();
   }
 
-  private run<O extends WorkerOp>(
-    op: O,
-    args: WorkerOps[O]['args'],
-    stage: (value: unknown) => void,
-  ): WorkerOps[O]['result'] {
+  private run<O extends WorkerOp>(op: O, args: WorkerOps[O]['args']): WorkerOps[O]['result'] {
     type Result = WorkerOps[O]['result'];
     switch (op) {
       case 'list': {
@@ -80,15 +64,6 @@ export class DatasetHost {
       case 'write': {
         const result = this.store.write(args as WorkerOps['write']['args']);
         if (result.done) this.forget((args as WorkerOps['write']['args']).datasetId);
-        return result as Result;
-      }
-      case 'ingest': {
-        const { bytes, batchSize, ...batch } = args as WorkerOps['ingest']['args'];
-        const { meta, records } = readBatchBytes(bytes, batchSize);
-        stage(meta);
-        const { pitId, after, total, last } = meta;
-        const result = this.store.write({ ...batch, pitId, after, total, last, records });
-        if (result.done) this.forget(batch.datasetId);
         return result as Result;
       }
       case 'stop': {

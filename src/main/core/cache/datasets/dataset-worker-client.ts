@@ -3,15 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CoreError } from '../../errors';
-import type {
-  Usage,
-  WorkerData,
-  WorkerOp,
-  WorkerOps,
-  WorkerRequest,
-  WorkerResponse,
-  WorkerStage,
-} from './protocol';
+import type { Usage, WorkerData, WorkerOp, WorkerOps, WorkerRequest, WorkerResponse } from './protocol';
 
 /**
  * How to start the worker: the built `dataset-worker.js` beside this bundle when there is one
@@ -34,7 +26,6 @@ function startWorker(data: WorkerData): Worker {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  stage?: ((value: unknown) => void) | undefined;
 }
 
 /**
@@ -48,26 +39,23 @@ export class DatasetWorkerClient {
   private nextId = 1;
   private closed = false;
 
+  /** `path` null: a batch reader, which opens no file (WorkerData). */
   constructor(
-    private readonly path: string,
-    private readonly onUsage: (usage: Usage) => void,
+    private readonly path: string | null,
+    private readonly onUsage: (usage: Usage) => void = () => undefined,
   ) {}
 
-  /**
-   * Runs `op` in the worker; `transfer` lists buffers moved to it rather than copied; `stage`
-   * hears what the operation tells before its answer.
-   */
+  /** Runs `op` in the worker; `transfer` lists buffers moved to it rather than copied. */
   call<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
     transfer: ArrayBuffer[] = [],
-    stage?: (value: WorkerStage<O>) => void,
   ): Promise<WorkerOps[O]['result']> {
     if (this.closed)
       return Promise.reject(
         new CoreError('INTERNAL', 'The downloaded datasets are closed (Copydesk is stopping).'),
       );
-    return this.send(this.worker ?? this.start(), op, args, transfer, stage as Pending['stage']);
+    return this.send(this.worker ?? this.start(), op, args, transfer);
   }
 
   /** Closes the database and ends the worker; pending calls fail. */
@@ -93,12 +81,11 @@ export class DatasetWorkerClient {
     op: O,
     args: WorkerOps[O]['args'],
     transfer: ArrayBuffer[] = [],
-    stage?: Pending['stage'],
   ): Promise<WorkerOps[O]['result']> {
     const id = this.nextId++;
     const request: WorkerRequest<O> = { id, op, args };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, stage });
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.ref();
       worker.postMessage(request, transfer);
     });
@@ -111,10 +98,6 @@ export class DatasetWorkerClient {
     worker.on('message', (response: WorkerResponse) => {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
-      if ('stage' in response) {
-        waiting.stage?.(response.stage);
-        return;
-      }
       this.pending.delete(response.id);
       if (this.pending.size === 0 && !this.closed) worker.unref();
       if (response.usage) this.onUsage(response.usage);

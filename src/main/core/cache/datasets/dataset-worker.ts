@@ -1,21 +1,23 @@
 // The dataset worker's entry (docs/core-cache.md, The worker): it owns the datasets' SQLite file
-// and answers StatisticsDatasets' messages one at a time, off the thread that serves the UI.
+// and answers StatisticsDatasets' messages one at a time, off the thread that serves the UI. The
+// same entry, started without a file, is the batch reader that parses downloaded batches.
 import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError } from '../../errors';
+import { BatchReaderHost } from './batch-bytes';
 import { DatasetHost } from './dataset-host';
-import type { WorkerData, WorkerRequest, WorkerResponse } from './protocol';
+import type { WorkerData, WorkerHost, WorkerRequest, WorkerResponse } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('dataset-worker.ts runs as a worker thread, started by StatisticsDatasets');
 
-const host = new DatasetHost((workerData as WorkerData).path);
+// A batch reader has no file: it only reads search-after answers (BatchReaderHost).
+const { path } = workerData as WorkerData;
+const host: WorkerHost = path === null ? new BatchReaderHost() : new DatasetHost(path);
 
 port.on('message', (message: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    const { value, usage } = host.handle(message.op, message.args, (stage) =>
-      port.postMessage({ id: message.id, stage } satisfies WorkerResponse),
-    );
+    const { value, usage } = host.handle(message.op, message.args);
     response = { id: message.id, ok: true, value, usage };
   } catch (error) {
     response = {
@@ -35,7 +37,7 @@ port.on('message', (message: WorkerRequest) => {
   }
 });
 
-/** The buffers of the typed arrays at the top of an answer (a leaderboard page's): moved, not copied. */
+/** The buffers of the typed arrays at the top of an answer (a page's, a read batch's): moved, not copied. */
 function transferables(value: unknown): ArrayBuffer[] {
   if (value === null || typeof value !== 'object') return [];
   return Object.values(value)

@@ -2,7 +2,7 @@ import type { SearchAfterRequestInput } from '../../../../shared/api/statistics'
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import { CoreError } from '../../errors';
 import type { DatasetWorkerClient } from './dataset-worker-client';
-import type { BatchMeta, BatchResult, DatasetRef, ResumePoint, StreamName } from './protocol';
+import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';
 
 /**
  * What a download reads from: the profile's service client (search-after takes an API key). The
@@ -12,14 +12,10 @@ export interface SearchAfterSource {
   searchAfterBytes(body: SearchAfterRequestInput): Promise<ArrayBuffer>;
 }
 
-/** A batch handed to the worker: its meta once parsed, then its write. */
-interface Ingesting {
-  meta: Promise<BatchMeta>;
-  written: Promise<BatchResult>;
-}
-
 export interface DownloadRunOptions {
   worker: DatasetWorkerClient;
+  /** The batch reader: parses each answer while the worker writes the one before. */
+  reader: DatasetWorkerClient;
   ref: DatasetRef;
   source: () => Promise<SearchAfterSource>;
   /** Records per search-after call (the API's maximum is 1000). */
@@ -128,14 +124,14 @@ export class DownloadRun {
       // A new generation: its first batch opens the point in time.
       const bytes = await source.searchAfterBytes(this.body('asc', null, null));
       if (this.stop) return;
-      const batch = this.ingest('asc', bytes, true);
-      const result = await batch.written;
-      const meta = await batch.meta;
+      const batch = await this.read(bytes);
+      if (this.stop) return;
+      const result = await this.write('asc', batch, true);
       if (!result.stale) {
         this.point = {
           ...this.point,
           gen: result.gen,
-          cursors: { asc: { after: meta.after, lastId: null, done: result.done }, desc: null },
+          cursors: { asc: { after: batch.meta.after, lastId: null, done: result.done }, desc: null },
         };
       }
       if (this.settle(result)) return;
@@ -156,9 +152,9 @@ export class DownloadRun {
   }
 
   /**
-   * One end: fetch a batch, hand it to the worker, and fetch the next as soon as the worker has
-   * read the cursor out of it, while the batch is being written (the write only has to succeed
-   * before the next one is handed over).
+   * One end: fetch a batch, have the reader parse it while the worker writes the one before, and
+   * fetch the next while it is being written (the cursor comes with the batch; a write only has
+   * to succeed before the next one is handed over).
    */
   private async walkEnd(source: SearchAfterSource, end: StreamName, from: unknown[] | null): Promise<void> {
     let after = from;
@@ -166,17 +162,20 @@ export class DownloadRun {
     try {
       while (this.stop === null) {
         const bytes = await source.searchAfterBytes(this.body(end, this.pitId, after));
+        const reading = this.read(bytes);
         if (writing) {
           const written = await writing;
           writing = null;
-          if (this.settle(written)) return;
+          if (this.settle(written)) {
+            await reading.catch(() => undefined);
+            return;
+          }
         }
+        const batch = await reading;
         if (this.stop !== null) return;
-        const batch = this.ingest(end, bytes, false);
-        writing = batch.written;
-        const meta = await batch.meta;
-        after = meta.after;
-        if (meta.last) break;
+        writing = this.write(end, batch, false);
+        after = batch.meta.after;
+        if (batch.meta.last) break;
       }
     } finally {
       if (writing) this.settle(await writing);
@@ -193,32 +192,34 @@ export class DownloadRun {
     };
   }
 
-  /** Moves a batch's bytes to the worker, which parses them (telling their meta), then writes them. */
-  private ingest(end: StreamName, bytes: ArrayBuffer, fresh: boolean): Ingesting {
-    let tell: (meta: BatchMeta) => void = () => undefined;
-    const meta = new Promise<BatchMeta>((resolve) => (tell = resolve));
-    const written = this.options.worker.call(
-      'ingest',
+  /** Moves a batch's bytes to the reader, which parses, checks and packs them. */
+  private async read(bytes: ArrayBuffer): Promise<ReadBatch> {
+    const batch = await this.options.reader.call('read', { bytes, batchSize: this.options.batchSize }, [
+      bytes,
+    ]);
+    this.pitId = batch.meta.pitId;
+    return batch;
+  }
+
+  private write(end: StreamName, batch: ReadBatch, fresh: boolean): Promise<BatchResult> {
+    const { meta, ...records } = batch;
+    return this.options.worker.call(
+      'write',
       {
         datasetId: this.point.datasetId,
         run: this.point.run,
         gen: this.point.gen,
         fresh,
+        pitId: meta.pitId,
         stream: end,
-        bytes,
-        batchSize: this.options.batchSize,
+        records,
+        after: meta.after,
+        total: meta.total,
+        last: meta.last,
         nowIso: this.options.now().toISOString(),
       },
-      [bytes],
-      (parsed) => {
-        this.pitId = parsed.pitId;
-        tell(parsed);
-      },
+      [records.numbers.buffer as ArrayBuffer],
     );
-    // The meta comes before the answer; an answer without it (the batch did not parse) fails both.
-    const told = Promise.race([meta, written.then(() => Promise.reject(noMeta()))]);
-    told.catch(() => undefined);
-    return { meta: told, written };
   }
 
   /** Takes a write's answer; true when the run is over (complete, or no longer this run's). */
@@ -241,9 +242,6 @@ export class DownloadRun {
     this.options.onProgress(state);
   }
 }
-
-const noMeta = (): CoreError =>
-  new CoreError('INTERNAL', 'The dataset worker wrote a batch without reading its cursor first.');
 
 const isPitExpired = (error: unknown): boolean => error instanceof CoreError && error.code === 'PIT_EXPIRED';
 

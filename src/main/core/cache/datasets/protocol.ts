@@ -71,23 +71,6 @@ export interface BatchWrite {
   nowIso: string;
 }
 
-/**
- * A batch as the service sent it: the bytes of its search-after answer, read by the worker
- * (batch-bytes.ts). The worker tells the batch's meta as soon as it has parsed it, before it
- * writes (WorkerStage), so that the next request goes out while this batch is being written.
- */
-export interface BatchBytes {
-  datasetId: number;
-  run: number;
-  gen: number;
-  fresh: boolean;
-  stream: StreamName;
-  bytes: ArrayBuffer;
-  /** The size asked for: a shorter batch is the end's last. */
-  batchSize: number;
-  nowIso: string;
-}
-
 /** What a batch says about the download: its point in time and the cursor after it. */
 export interface BatchMeta {
   pitId: string;
@@ -97,6 +80,11 @@ export interface BatchMeta {
   count: number;
   /** The last batch of its end: shorter than asked, or answered with no cursor to go on from. */
   last: boolean;
+}
+
+/** A batch read by the batch reader: its records, packed, and what it says about the download. */
+export interface ReadBatch extends PackedRecords {
+  meta: BatchMeta;
 }
 
 export interface BatchResult {
@@ -152,8 +140,12 @@ export interface WorkerOps {
   list: { args: { profileId: string }; result: DownloadState[] };
   begin: { args: { ref: DatasetRef; nowIso: string }; result: ResumePoint };
   write: { args: BatchWrite; result: BatchResult };
-  /** A batch's bytes: parsed (staging its BatchMeta), then written as `write` does. */
-  ingest: { args: BatchBytes; result: BatchResult; stage: BatchMeta };
+  /**
+   * A batch's search-after answer, as the service sent it: parsed, checked and packed for
+   * `write` (batch-bytes.ts). Run by a worker of its own, the batch reader, so that reading one
+   * batch and writing another use two threads. `batchSize` is what was asked for.
+   */
+  read: { args: { bytes: ArrayBuffer; batchSize: number }; result: ReadBatch };
   stop: {
     args: { ref: DatasetRef; state: 'paused' | 'failed'; message: string };
     result: DownloadState | null;
@@ -171,15 +163,20 @@ export interface WorkerRequest<O extends WorkerOp = WorkerOp> {
   args: WorkerOps[O]['args'];
 }
 
-/** What an operation tells before its answer (only `ingest` does). */
-export type WorkerStage<O extends WorkerOp> = WorkerOps[O] extends { stage: infer S } ? S : never;
-
 export type WorkerResponse =
-  | { id: number; stage: unknown }
   | { id: number; ok: true; value: unknown; usage: Usage | null }
   | { id: number; ok: false; error: { code: AppErrorCode; message: string }; usage: Usage | null };
 
-/** What the worker is started with. */
+/** What the worker is started with: the datasets' file, or null for a batch reader (no file). */
 export interface WorkerData {
-  path: string;
+  path: string | null;
+}
+
+/** What a worker thread runs its messages through (DatasetHost, or BatchReaderHost). */
+export interface WorkerHost {
+  handle<O extends WorkerOp>(
+    op: O,
+    args: WorkerOps[O]['args'],
+  ): { value: WorkerOps[O]['result']; usage: Usage | null };
+  close(): void;
 }

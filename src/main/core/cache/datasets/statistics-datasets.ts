@@ -44,6 +44,8 @@ const refKey = (ref: DatasetRef): string => `${ref.profileId}\u0000${ref.protoco
  */
 export class StatisticsDatasets {
   private readonly worker: DatasetWorkerClient;
+  /** Parses downloaded batches on a thread of its own (batch-bytes.ts). */
+  private readonly reader: DatasetWorkerClient;
   private readonly runs = new Map<string, DownloadRun>();
   private usage: Usage;
   private readonly batchSize: number;
@@ -69,6 +71,7 @@ export class StatisticsDatasets {
       db.close();
     }
     this.worker = new DatasetWorkerClient(path, (usage) => (this.usage = usage));
+    this.reader = new DatasetWorkerClient(null);
   }
 
   /** Datasets, stored records (every profile) and the bytes of the file on disk. */
@@ -80,7 +83,8 @@ export class StatisticsDatasets {
       records += u.records;
     }
     let bytes = 0;
-    for (const file of [this.path, `${this.path}-wal`]) {
+    // -wal: a file written before the datasets left WAL (it is folded in at the next open).
+    for (const file of [this.path, `${this.path}-journal`, `${this.path}-wal`]) {
       try {
         bytes += statSync(file).size;
       } catch {
@@ -113,6 +117,7 @@ export class StatisticsDatasets {
     const run = new DownloadRun(
       {
         worker: this.worker,
+        reader: this.reader,
         ref,
         source,
         batchSize: this.batchSize,
@@ -204,6 +209,6 @@ export class StatisticsDatasets {
     });
     await Promise.all(stops);
     this.runs.clear();
-    await this.worker.close();
+    await Promise.all([this.worker.close(), this.reader.close()]);
   }
 }
