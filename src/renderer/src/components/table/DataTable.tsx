@@ -56,8 +56,10 @@ const DEFAULT_ROW_HEIGHT = 28;
 // Until the first measure, assume a tall viewport so the very first paint already has rows.
 const FIRST_VIEWPORT = 900;
 const OVERSCAN = 6;
-// The rendered slice moves in steps of this many rows: fewer commits while scrolling.
-const CHUNK = 8;
+// The rendered slice moves in steps of this many rows: fewer commits while scrolling. Small, so
+// that a fast scroll spreads the new rows evenly over its frames (8 made every other frame carry
+// twice the work, and those frames made the 95th percentile).
+const CHUNK = 4;
 const END_MARGIN = 40;
 const SKELETON_ROWS = 8;
 const SKELETON_WIDTHS = ['62%', '48%', '74%', '55%', '68%', '41%', '58%', '70%'];
