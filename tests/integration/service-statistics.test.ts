@@ -266,6 +266,20 @@ describe('POST /trial/position/statistic/search-after', () => {
     }
   });
 
+  it('renders each record exactly as statisticToWire does, and answers JSON text', async () => {
+    const res = await postJson(url(), { size: 40, sort: [{ id: 'desc' }] }, withKey());
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const rows = res.body.data as Rec[];
+    expect(rows).toHaveLength(40);
+    for (const record of rows) {
+      const row = svc.service.db
+        .prepare('SELECT * FROM statistics WHERE protocol = ? AND type = ? AND id = ? AND gen_to IS NULL')
+        .get(record.protocol, record.type, record.id) as StatisticRow;
+      expect(record).toEqual(statisticToWire(row));
+    }
+    expect(res.body.meta).toMatchObject({ searchAfter: [rows.at(-1)!.id] });
+  });
+
   it('keeps its snapshot across a recompute; a new pit sees the new data', async () => {
     const query = {
       size: 50,

@@ -1,7 +1,12 @@
 import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
 
-/** An ISO 8601 UTC text with milliseconds of an epoch-ms column, computed by SQLite. */
-const isoSql = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`;
+/**
+ * An ISO 8601 UTC text with milliseconds of an epoch-ms column, computed by SQLite. `datetime`
+ * with 'subsec' writes the same digits as strftime's `%Y-%m-%d %H:%M:%f` at a third of its cost
+ * (it parses no format); strftime's four times were a tenth of a search-after batch's CPU.
+ */
+const isoSql = (column: string) =>
+  `replace(datetime(${column} / 1000.0, 'unixepoch', 'subsec'), ' ', 'T') || 'Z'`;
 
 const RECORD_FIELDS = [
   `'id', id`,
@@ -29,6 +34,27 @@ const RANKING_OBJECT = `json_object(${RANKING_KEYS.map((k) => `'${k}', "rk_${k}"
 export function statisticJsonSql(withRanking: boolean): string {
   return `json_object(${[...RECORD_FIELDS, ...(withRanking ? [`'ranking', ${RANKING_OBJECT}`] : [])].join(', ')})`;
 }
+
+/**
+ * `pageJson` written straight into one Buffer, for answers of a megabyte and more (search-after
+ * batches): joining 1,000 texts, wrapping the result and encoding it again on the socket copied
+ * the page three times, and cost the service more CPU than the copy made here (docs/service.md).
+ */
+export function pageJsonBuffer(rows: readonly string[], meta: object): Buffer {
+  const head = '{"data":[';
+  const tail = `],"meta":${JSON.stringify(meta)}}`;
+  let bytes = head.length + Buffer.byteLength(tail) + Math.max(rows.length - 1, 0);
+  for (const row of rows) bytes += Buffer.byteLength(row);
+  const page = Buffer.allocUnsafe(bytes);
+  let at = page.write(head, 0);
+  for (let i = 0; i < rows.length; i += 1) {
+    if (i > 0) page[at++] = COMMA;
+    at += page.write(rows[i]!, at);
+  }
+  page.write(tail, at);
+  return page;
+}
+const COMMA = 0x2c;
 
 /** `{"data":[…],"meta":{…}}` from rows already rendered as JSON text. */
 export const pageJson = (rows: readonly string[], meta: object): string =>

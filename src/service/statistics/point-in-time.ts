@@ -27,7 +27,7 @@ interface SortTerm {
   desc: boolean;
 }
 
-/** One batch: each record already rendered as JSON text (see `pageJson`), and the next cursor. */
+/** One batch: each record already rendered as JSON text (see `pageJsonBuffer`), and the next cursor. */
 export interface SearchAfterBatch {
   rows: string[];
   meta: { total: number; totalPages: number; pitId: string; searchAfter: unknown[] };
@@ -40,7 +40,8 @@ export interface SearchAfterBatch {
  *
  * Bulk downloads walk whole populations through here (docs/core-cache.md), so each batch must
  * cost little: SQLite renders the records as JSON (as the filters do, equal to `statisticToWire`),
- * and the total is counted once per pit and conditions, since what a pit sees never changes.
+ * the route copies them once into the answer's bytes, and the total is counted once per pit and
+ * conditions, since what a pit sees never changes (docs/service.md, search-after).
  */
 export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: number): SearchAfterBatch {
   expireOldPits(db, nowMs);
@@ -56,19 +57,23 @@ export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: numbe
   );
   const after = input.searchAfter ? keyset(terms, input.searchAfter) : { sql: '1', params: [] };
   const order = terms.map((t) => `${t.expr} ${t.desc ? 'DESC' : 'ASC'}`).join(', ');
+  // Raw rows: the JSON text, then the sort values (the cursor). Only this module prepares this
+  // SQL text, so setting the cached statement's mode changes no other caller's statement.
   const rows = prepareCached(
     db,
-    `SELECT ${statisticJsonSql(false)} AS j, ${terms.map((t, i) => `${t.expr} AS sort_${i}`).join(', ')}
+    `SELECT ${statisticJsonSql(false)} AS j, ${terms.map((t) => t.expr).join(', ')}
      ${filter} AND (${after.sql}) ORDER BY ${order} LIMIT ?`,
-  ).all(...params, ...after.params, input.size) as ({ j: string } & Record<string, unknown>)[];
+  )
+    .raw(true)
+    .all(...params, ...after.params, input.size) as [string, ...unknown[]][];
   const last = rows.at(-1);
   return {
-    rows: rows.map((row) => row.j),
+    rows: rows.map((row) => row[0]),
     meta: {
       total,
       totalPages: Math.ceil(total / input.size),
       pitId,
-      searchAfter: last ? terms.map((_, i) => last[`sort_${i}`]) : (input.searchAfter ?? []),
+      searchAfter: last ? last.slice(1) : (input.searchAfter ?? []),
     },
   };
 }

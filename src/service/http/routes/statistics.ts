@@ -18,7 +18,7 @@ import { storedProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
 import { currentGeneration } from '../../store/statistics';
 import { filterStatistics, traderStatisticsJson, type StatisticQuery } from '../../statistics/queries';
-import { pageJson } from '../../statistics/json-rows';
+import { pageJson, pageJsonBuffer } from '../../statistics/json-rows';
 import { ResponseCache } from '../../statistics/response-cache';
 import { searchAfter } from '../../statistics/point-in-time';
 import { pnlStatistics } from '../../statistics/daily-series';
@@ -149,7 +149,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
         },
         ctx.config.now().getTime(),
       );
-      return json(reply, pageJson(batch.rows, batch.meta));
+      return json(reply, pageJsonBuffer(batch.rows, batch.meta));
     },
   );
 
