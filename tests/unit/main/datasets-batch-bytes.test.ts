@@ -4,7 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
-import { COLUMN_INDEX, unpackRows } from '../../../src/main/core/cache/datasets/fields';
+import {
+  COLUMN_INDEX,
+  packedText,
+  packedTexts,
+  unpackRows,
+} from '../../../src/main/core/cache/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';
 
 const NOW = '2024-05-01T00:00:00.000Z';
@@ -31,10 +36,11 @@ describe('readBatchBytes', () => {
   it('tells the cursor and packs the records of a full batch', () => {
     const { meta, ...records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
     expect(meta).toEqual({ pitId: 'pit-1', after: ['id0009'], total: 40, count: 10, last: false });
-    expect(records.ids).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
+    expect(packedTexts(records, 'id')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
+    expect(packedTexts(records, 'account')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).account));
     expect(records.numbers[COLUMN_INDEX.get('pnl') as number]).toBe(0);
     const [row] = unpackRows({
-      rests: records.rests,
+      rests: [packedText(records, 0, 'rest')],
       numbers: records.numbers,
       rankings: new Float64Array(13),
     });
@@ -74,7 +80,8 @@ describe('the batch reader', () => {
     const reader = new BatchReaderHost();
     const { value, usage } = reader.handle('read', { bytes: bytesOf(answer(5, ['id0004'])), batchSize: 10 });
     expect(value.meta).toEqual({ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true });
-    expect(value.ids).toHaveLength(5);
+    expect(value.count).toBe(5);
+    expect(value.ends).toHaveLength(15);
     expect(usage).toBeNull();
     expect(() => reader.handle('list', { profileId: 'p' })).toThrow(/does not know the operation list/);
   });

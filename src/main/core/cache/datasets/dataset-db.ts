@@ -3,7 +3,7 @@ import { RANKING_KEYS } from '../../../../shared/api/statistics';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import { openDatabase, prepareCached, type Migration } from '../../../../node/sqlite';
 import { CoreError } from '../../errors';
-import { COLUMN_COUNT, COLUMN_INDEX, rankingColumn } from './fields';
+import { COLUMN_COUNT, COLUMN_INDEX, packedText, packedTexts, rankingColumn } from './fields';
 import type {
   BatchResult,
   BatchWrite,
@@ -234,10 +234,10 @@ export class DatasetDb {
       if (batch.fresh) row = this.newGeneration(row, batch.pitId);
       const cursors = JSON.parse(row.cursors) as Cursors;
       const other = cursors[batch.stream === 'asc' ? 'desc' : 'asc'];
-      const { ids } = batch.records;
+      const ids = packedTexts(batch.records, 'id');
       const kept = keepUntil(ids, batch.stream, other?.lastId ?? null);
       const met = kept < ids.length;
-      if (kept > 0) this.insertChunk(row, batch.stream, batch.records, kept);
+      if (kept > 0) this.insertChunk(row, batch.stream, batch.records, ids, kept);
       const last = kept > 0 ? (ids[kept - 1] as string) : (cursors[batch.stream]?.lastId ?? null);
       const done = met || batch.last;
       cursors[batch.stream] = { after: batch.after, lastId: last, done };
@@ -350,7 +350,13 @@ export class DatasetDb {
   }
 
   /** The first `count` records of a batch as one chunk and one row each. */
-  private insertChunk(row: DatasetRow, stream: StreamName, records: PackedRecords, count: number): void {
+  private insertChunk(
+    row: DatasetRow,
+    stream: StreamName,
+    records: PackedRecords,
+    ids: readonly string[],
+    count: number,
+  ): void {
     const chunkNo = row.chunks;
     const width = COLUMN_COUNT * 8;
     const bytes = Buffer.from(records.numbers.buffer, records.numbers.byteOffset, count * width);
@@ -363,7 +369,7 @@ export class DatasetDb {
         row.id,
         row.gen,
         chunkNo * SEQ_STRIDE + i,
-        records.rests[i],
+        packedText(records, i, 'rest'),
         bytes.subarray(i * width, (i + 1) * width),
       );
     prepareCached(
@@ -375,8 +381,8 @@ export class DatasetDb {
       chunkNo,
       stream,
       count,
-      JSON.stringify(records.ids.slice(0, count)),
-      JSON.stringify(records.accounts.slice(0, count)),
+      JSON.stringify(ids.slice(0, count)),
+      JSON.stringify(packedTexts(records, 'account').slice(0, count)),
       bytes,
     );
   }

@@ -218,7 +218,7 @@ export class DownloadRun {
         last: meta.last,
         nowIso: this.options.now().toISOString(),
       },
-      [records.numbers.buffer as ArrayBuffer],
+      [records.numbers.buffer as ArrayBuffer, records.ends.buffer as ArrayBuffer],
     );
   }
 

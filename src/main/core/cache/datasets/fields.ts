@@ -91,16 +91,28 @@ export function splitRecord(record: RecordIn, out: Float64Array, offset: number)
 /** Splits a batch of records for the worker (see PackedRecords). */
 export function packRecords(records: readonly RecordIn[]): PackedRecords {
   const numbers = new Float64Array(records.length * COLUMN_COUNT);
-  const rests = new Array<string>(records.length);
-  const ids = new Array<string>(records.length);
-  const accounts = new Array<string>(records.length);
+  const ends = new Uint32Array(records.length * 3);
+  let text = '';
   records.forEach((record, i) => {
-    ids[i] = record.id as string;
-    accounts[i] = record.account as string;
-    rests[i] = splitRecord(record, numbers, i * COLUMN_COUNT);
+    text += record.id as string;
+    ends[i * 3] = text.length;
+    text += record.account as string;
+    ends[i * 3 + 1] = text.length;
+    text += splitRecord(record, numbers, i * COLUMN_COUNT);
+    ends[i * 3 + 2] = text.length;
   });
-  return { ids, accounts, rests, numbers };
+  return { count: records.length, text, ends, numbers };
 }
+
+/** Record `i`'s id, account or JSON rest out of a packed batch. */
+export function packedText(packed: PackedRecords, i: number, part: 'id' | 'account' | 'rest'): string {
+  const k = i * 3 + (part === 'id' ? 0 : part === 'account' ? 1 : 2);
+  return packed.text.slice(k === 0 ? 0 : (packed.ends[k - 1] as number), packed.ends[k] as number);
+}
+
+/** Every id (or account) of a packed batch. */
+export const packedTexts = (packed: PackedRecords, part: 'id' | 'account'): string[] =>
+  Array.from({ length: packed.count }, (_, i) => packedText(packed, i, part));
 
 /** The record again, from its JSON rest and its numbers (`numbers[at..]`, as splitRecord wrote them). */
 export function joinRecord(rest: string, numbers: Float64Array, at: number): Record<string, unknown> {
