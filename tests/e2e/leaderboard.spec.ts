@@ -184,3 +184,48 @@ test('Ctrl+K jumps to a page by name and to a trader by address', async ({ page,
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('trader-address')).toHaveText(account);
 });
+
+test('download a protocol for offline use; the leaderboard then answers from the download', async ({
+  page,
+  terminal,
+}) => {
+  const table = await openLeaderboard(page, terminal.url);
+  await page.getByTestId('protocol-picker').click();
+  await page.getByTestId('protocol-only-NOVA_ARB').click();
+  await page.getByTestId('leaderboard-window-FULL').click();
+  await settled(page);
+  const count = async () =>
+    Number(
+      (await page.getByTestId('leaderboard-count').textContent())!
+        .match(/of ([\d,]+)/)![1]!
+        .replace(/,/g, ''),
+    );
+  const fromService = await count();
+  await expect(page.getByTestId('leaderboard-freshness')).not.toContainText('Downloaded');
+
+  // The download runs through the built core: the batch reader and the dataset worker threads.
+  await page.getByTestId('downloads').click();
+  const dataset = page.getByTestId('dataset-NOVA_ARB');
+  await expect(dataset).toHaveAttribute('data-state', 'none');
+  await page.getByTestId('download-start-NOVA_ARB').click();
+  await expect(dataset).toHaveAttribute('data-state', 'complete', { timeout: 60_000 });
+  await page.keyboard.press('Escape');
+
+  // The same traders, now from the downloaded dataset, still sortable.
+  await page.getByTestId('leaderboard-window-D30').click();
+  await page.getByTestId('leaderboard-window-FULL').click();
+  await settled(page);
+  await expect(page.getByTestId('leaderboard-freshness')).toContainText('Downloaded');
+  expect(await count()).toBe(fromService);
+  const header = table.locator('[role="columnheader"][data-col="winRate"]');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect
+    .poll(async () => {
+      const rates = await columnNumbers(table, 'winRate');
+      return rates.length > 0 && rates.every((r, i) => i === 0 || r <= rates[i - 1]!);
+    })
+    .toBe(true);
+  await dismissToasts(page);
+  await page.screenshot({ path: 'test-artifacts/leaderboard-downloaded.png' });
+});
