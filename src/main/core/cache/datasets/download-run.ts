@@ -6,7 +6,7 @@ import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from
 
 /**
  * What a download reads from: the profile's service client (search-after takes an API key). The
- * answers stay bytes: the dataset worker parses and checks them (batch-bytes.ts).
+ * answers stay bytes: the batch reader parses and checks them (batch-bytes.ts).
  */
 export interface SearchAfterSource {
   searchAfterBytes(body: SearchAfterRequestInput): Promise<ArrayBuffer>;
@@ -163,13 +163,12 @@ export class DownloadRun {
       while (this.stop === null) {
         const bytes = await source.searchAfterBytes(this.body(end, this.pitId, after));
         const reading = this.read(bytes);
+        // Awaited below, after the previous write: a failure meanwhile must not count as unhandled.
+        reading.catch(() => undefined);
         if (writing) {
           const written = await writing;
           writing = null;
-          if (this.settle(written)) {
-            await reading.catch(() => undefined);
-            return;
-          }
+          if (this.settle(written)) return;
         }
         const batch = await reading;
         if (this.stop !== null) return;
