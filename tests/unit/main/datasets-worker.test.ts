@@ -134,3 +134,41 @@ describe('a download against a deployment that ends its cursor with null', () =>
     }
   });
 });
+
+describe('a download whose service sends a batch that is not JSON', () => {
+  it('fails with a sentence, keeps the batches written before, and resumes from there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
+    dirs.push(dir);
+    const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends: 1 });
+    const { source } = fakeService(40);
+    let call = 0;
+    let broken = true;
+    const flaky = {
+      searchAfterBytes: async (body: Parameters<typeof source.searchAfterBytes>[0]) => {
+        call += 1;
+        // The third batch arrives cut short, while the second one is being written.
+        if (broken && call === 3) return new TextEncoder().encode('{"data": [{"id": "id02').buffer;
+        return source.searchAfterBytes(body);
+      },
+    };
+    const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
+    await datasets.start(
+      'p',
+      key,
+      async () => flaky,
+      () => undefined,
+    );
+    const failed = await datasets.settled('p', key);
+    expect(failed).toMatchObject({ state: 'failed', downloaded: 20 });
+    expect(failed?.message).toMatch(/search-after with text that is not JSON/);
+    broken = false;
+    await datasets.start(
+      'p',
+      key,
+      async () => flaky,
+      () => undefined,
+    );
+    expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+    await datasets.close();
+  });
+});
