@@ -128,6 +128,43 @@ describe('sandbox ingestion', () => {
     expect(svc.service.db.prepare('SELECT COUNT(*) FROM orders').pluck().get()).toBe(before);
   });
 
+  it('applies a request all or nothing: a bad order refuses the orders around it too', async () => {
+    const trader = getAddress('0x' + '3c'.repeat(20));
+    const open = order({ account: trader });
+    const bad = order({ type: 'DECREASE', account: getAddress('0x' + '12'.repeat(20)) });
+    const close = order({
+      account: trader,
+      type: 'CLOSE',
+      priceNumber: 2_100,
+      blockTime: new Date(svc.clock.ms - 2 * 86_400_000).toISOString(),
+    });
+    const count = (sql: string, ...args: unknown[]) =>
+      svc.service.db
+        .prepare(sql)
+        .pluck()
+        .get(...args);
+    const ordersBefore = count('SELECT COUNT(*) FROM orders');
+    const res = await postJson(`${svc.url}/sandbox/orders`, { orders: [open, bad, close] }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/orders\[1\]\.type is DECREASE but .* has no open position/);
+    expect(count('SELECT COUNT(*) FROM orders')).toBe(ordersBefore);
+    expect(count('SELECT COUNT(*) FROM positions WHERE account = ?', trader)).toBe(0);
+    expect(count('SELECT COUNT(*) FROM sandbox_orders WHERE id = ?', open.id)).toBe(0);
+    expect(count('SELECT COUNT(*) FROM statistics WHERE account = ?', trader)).toBe(0);
+
+    // Sent again without the bad order, both are applied (not duplicates), with their statistics.
+    const again = await postJson(`${svc.url}/sandbox/orders`, { orders: [open, close] }, admin);
+    expect((again.body.data as { status: string }[]).map((d) => d.status)).toEqual(['applied', 'applied']);
+    // 5 ETH bought at 2000, sold at 2100: +500.
+    expect(
+      svc.service.db
+        .prepare(
+          'SELECT "realisedPnl", "totalTrade" FROM statistics WHERE account = ? AND type = \'D7\' AND gen_to IS NULL',
+        )
+        .get(trader),
+    ).toEqual({ realisedPnl: 500, totalTrade: 1 });
+  });
+
   it('sets mark prices and credits an embedded wallet', async () => {
     const prices = await postJson(
       `${svc.url}/sandbox/prices`,

@@ -22,6 +22,14 @@ export class LiveStatistics {
     private readonly nowMs: () => number,
   ) {}
 
+  /**
+   * Drops the ranking index held in memory: after a rollback undid stored records it had taken
+   * in, it is rebuilt from what is stored when next used.
+   */
+  forget(): void {
+    this.engine = null;
+  }
+
   /** A trader's positions on a protocol changed: recompute, store and rank its records. */
   traderChanged(protocol: string, account: string): RecordToStore[] {
     const nowMs = this.nowMs();
