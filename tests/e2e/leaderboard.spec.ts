@@ -20,6 +20,12 @@ async function columnNumbers(table: Locator, column: string): Promise<number[]> 
   return texts.map((t) => Number(t.replace(/[^0-9.\-−]/g, '').replace('−', '-')));
 }
 
+/** The number of traders the leaderboard counts ("40 of 40 traders" → 40), or -1 before it says. */
+async function traderCount(page: Page): Promise<number> {
+  const text = await page.getByTestId('leaderboard-count').textContent();
+  return Number(text?.match(/of ([\d,]+)/)?.[1]?.replace(/,/g, '') ?? -1);
+}
+
 /** Waits for the answer to the last change of protocols, window, filters or sort. */
 async function settled(page: Page): Promise<void> {
   await expect(page.getByTestId('leaderboard-body')).not.toHaveAttribute('aria-busy', 'true');
@@ -58,9 +64,7 @@ test('filter the leaderboard by protocol, window and win rate, sort it, and open
   await expect(page.getByTestId('leaderboard-window-FULL')).toHaveAttribute('aria-pressed', 'true');
   await settled(page);
   await expect(table.getByTestId('table-row').first()).toBeVisible();
-  const allCount = Number(
-    (await page.getByTestId('leaderboard-count').textContent())!.match(/of ([\d,]+)/)![1]!.replace(/,/g, ''),
-  );
+  const allCount = await traderCount(page);
   expect(allCount).toBeGreaterThan(5);
 
   // Win rate of at least 50%: fewer traders, every one at 50 or more.
@@ -68,15 +72,7 @@ test('filter the leaderboard by protocol, window and win rate, sort it, and open
   const row = page.getByTestId('filter-row').first();
   await row.getByTestId('filter-field').selectOption('winRate');
   await row.getByTestId('filter-min').fill('50');
-  await expect
-    .poll(async () =>
-      Number(
-        (await page.getByTestId('leaderboard-count').textContent())!
-          .match(/of ([\d,]+)/)?.[1]
-          ?.replace(/,/g, '') ?? -1,
-      ),
-    )
-    .toBeLessThan(allCount);
+  await expect.poll(() => traderCount(page)).toBeLessThan(allCount);
   await expect(page.getByTestId('filters-toggle')).toContainText('1');
   await settled(page);
   const winRates = await columnNumbers(table, 'winRate');
@@ -194,13 +190,8 @@ test('download a protocol for offline use; the leaderboard then answers from the
   await page.getByTestId('protocol-only-NOVA_ARB').click();
   await page.getByTestId('leaderboard-window-FULL').click();
   await settled(page);
-  const count = async () =>
-    Number(
-      (await page.getByTestId('leaderboard-count').textContent())!
-        .match(/of ([\d,]+)/)![1]!
-        .replace(/,/g, ''),
-    );
-  const fromService = await count();
+  const fromService = await traderCount(page);
+  expect(fromService).toBeGreaterThan(0);
   await expect(page.getByTestId('leaderboard-freshness')).not.toContainText('Downloaded');
 
   // The download runs through the built core: the batch reader and the dataset worker threads.
@@ -216,7 +207,7 @@ test('download a protocol for offline use; the leaderboard then answers from the
   await page.getByTestId('leaderboard-window-FULL').click();
   await settled(page);
   await expect(page.getByTestId('leaderboard-freshness')).toContainText('Downloaded');
-  expect(await count()).toBe(fromService);
+  expect(await traderCount(page)).toBe(fromService);
   const header = table.locator('[role="columnheader"][data-col="winRate"]');
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'descending');
