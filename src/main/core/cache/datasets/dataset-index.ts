@@ -93,8 +93,15 @@ export class DatasetIndex {
       if (bits === null) bits = next;
       else intersect(bits, next);
     };
-    ranges.forEach((range, r) => this.rangeBits(range, `ranges[${r}]`, and));
-    const result = { bits, total: bits === null ? this.size : countBits(bits) };
+    // A numeric bound after the first set narrows it in place (no new set).
+    const andBound = (sorted: SortedColumn, atLeast: boolean, bound: number, strict: boolean) => {
+      if (bits === null) bits = atLeast ? sorted.atLeast(bound, strict) : sorted.atMost(bound, strict);
+      else if (atLeast) sorted.andAtLeast(bits, bound, strict);
+      else sorted.andAtMost(bits, bound, strict);
+    };
+    ranges.forEach((range, r) => this.rangeBits(range, `ranges[${r}]`, and, andBound));
+    const finalBits = bits as Bits | null;
+    const result = { bits: finalBits, total: finalBits === null ? this.size : countBits(finalBits) };
     this.filters.set(key, result);
     if (this.filters.size > FILTERS_KEPT) this.filters.delete(this.filters.keys().next().value as string);
     return result;
@@ -233,7 +240,12 @@ export class DatasetIndex {
   }
 
   /** The sets of one range condition, handed to `and`. */
-  private rangeBits(range: RangeCondition, at: string, and: (bits: Bits) => void): void {
+  private rangeBits(
+    range: RangeCondition,
+    at: string,
+    and: (bits: Bits) => void,
+    andBound: (sorted: SortedColumn, atLeast: boolean, bound: number, strict: boolean) => void,
+  ): void {
     const kind = fieldKind(range.fieldName);
     if (kind === 'constant' || kind === 'string' || kind === 'address') {
       and(this.textBits(range, at, kind));
@@ -245,10 +257,8 @@ export class DatasetIndex {
     );
     for (const op of bounds) {
       const bound = coerce(range[op], `${at}.${op}`);
-      const sorted = this.sorted(range.fieldName);
-      and(
-        op === 'gte' || op === 'gt' ? sorted.atLeast(bound, op === 'gt') : sorted.atMost(bound, op === 'lt'),
-      );
+      const atLeast = op === 'gte' || op === 'gt';
+      andBound(this.sorted(range.fieldName), atLeast, bound, op === 'gt' || op === 'lt');
     }
     const column = this.numbers.get(range.fieldName) as Float64Array;
     for (const op of ['in', 'nin'] as const) {

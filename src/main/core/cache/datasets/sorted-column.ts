@@ -86,6 +86,32 @@ export class SortedColumn {
     return bits;
   }
 
+  /**
+   * `into` ∩= atLeast(bound, strict), without a new set: a filter of several bounds allocates
+   * only its result, which keeps the worker's garbage (and its full collections, the tail of a
+   * page) down. The few records of the partial step that `into` holds are set back after the AND.
+   */
+  andAtLeast(into: Bits, bound: number, strict: boolean): void {
+    const p = this.placeOf(bound, strict);
+    const { suffix, to } = this.nearest(p);
+    const kept: number[] = [];
+    for (let place = p; place < to; place += 1) {
+      const i = this.order[place] as number;
+      if (hasBit(into, i)) kept.push(i);
+    }
+    intersect(into, suffix);
+    for (const i of kept) setBit(into, i);
+  }
+
+  /** `into` ∩= atMost(bound, strict), without a new set (see andAtLeast). */
+  andAtMost(into: Bits, bound: number, strict: boolean): void {
+    const p = this.placeOf(bound, !strict);
+    const { suffix, to } = this.nearest(p);
+    for (let w = 0; w < into.length; w += 1)
+      into[w] = (into[w] as number) & ~(suffix[w] as number) & (this.notNull[w] as number);
+    for (let place = p; place < to; place += 1) clearBit(into, this.order[place] as number);
+  }
+
   /** Bytes held. */
   bytes(): number {
     return this.order.byteLength + this.notNull.byteLength * (this.suffixes.length + 1);
@@ -106,10 +132,18 @@ export class SortedColumn {
 
   /** Records at sorted places [p, n). */
   private fromPlace(p: number): Bits {
-    const q = Math.ceil(p / this.step);
-    const bits = (this.suffixes[Math.min(q, this.suffixes.length - 1)] as Bits).slice();
-    const to = Math.min(q * this.step, this.order.length);
+    const { suffix, to } = this.nearest(p);
+    const bits = suffix.slice();
     for (let place = p; place < to; place += 1) setBit(bits, this.order[place] as number);
     return bits;
+  }
+
+  /** The kept set nearest above place p (places [to, n)); places [p, to) are the partial step. */
+  private nearest(p: number): { suffix: Bits; to: number } {
+    const q = Math.ceil(p / this.step);
+    return {
+      suffix: this.suffixes[Math.min(q, this.suffixes.length - 1)] as Bits,
+      to: Math.min(q * this.step, this.order.length),
+    };
   }
 }
