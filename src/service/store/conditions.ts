@@ -1,4 +1,5 @@
 import { getAddress } from 'viem';
+import { filterNumber, filterText } from '../../shared/api/filter-values';
 import { ServiceError } from '../http/errors';
 import type { FieldMap, FieldSpec } from './fields';
 
@@ -85,32 +86,15 @@ export function fieldSpec(fields: FieldMap, name: unknown, at: string): FieldSpe
 export function coerce(spec: FieldSpec, value: unknown, at: string): string | number | null {
   if (value === null) return null;
   switch (spec.type) {
-    case 'number': {
-      const n =
-        typeof value === 'number'
-          ? value
-          : typeof value === 'string' && value.trim() !== ''
-            ? Number(value)
-            : NaN;
-      if (!Number.isFinite(n)) throw invalid(`${at} must be a number or numeric text`);
-      return n;
-    }
-    case 'boolean': {
-      if (value === true || value === 'true' || value === 1) return 1;
-      if (value === false || value === 'false' || value === 0) return 0;
-      throw invalid(`${at} must be true or false`);
-    }
-    case 'time': {
-      const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-      if (!Number.isFinite(ms)) throw invalid(`${at} must be an ISO 8601 time or epoch milliseconds`);
-      return ms;
-    }
+    case 'number':
+    case 'boolean':
+    case 'time':
+      return filterNumber(spec.type, value, at, invalid);
     case 'address':
       if (typeof value !== 'string') throw invalid(`${at} must be an address`);
       return storedAddress(value);
     default:
-      if (typeof value !== 'string' && typeof value !== 'number') throw invalid(`${at} must be a string`);
-      return String(value);
+      return filterText(value, at, invalid);
   }
 }
 

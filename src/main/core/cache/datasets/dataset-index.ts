@@ -1,5 +1,6 @@
 import type { RangeCondition } from '../../../../shared/api/common';
 import { RANKING_KEYS } from '../../../../shared/api/statistics';
+import { filterNumber, filterText } from '../../../../shared/api/filter-values';
 import { CoreError } from '../../errors';
 import { fieldKind, rankingColumn, type FieldKind } from './fields';
 import type { SortValue } from './leaderboard-order';
@@ -325,35 +326,14 @@ const isNumeric = (field: string): boolean => {
 
 const isIdOrder = (field: string): boolean => field === 'id';
 
-/** A filter value as a number of the field's kind, or the service's 400 in words. */
-function coerceNumber(kind: FieldKind, value: unknown, at: string): number {
-  if (kind === 'boolean') {
-    if (value === true || value === 'true' || value === 1) return 1;
-    if (value === false || value === 'false' || value === 0) return 0;
-    throw invalid(`${at} must be true or false`);
-  }
-  if (kind === 'time') {
-    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-    if (!Number.isFinite(ms)) throw invalid(`${at} must be an ISO 8601 time or epoch milliseconds`);
-    return ms;
-  }
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
-        : NaN;
-  if (!Number.isFinite(n)) throw invalid(`${at} must be a number or numeric text`);
-  return n;
-}
+/** A filter value as a number of the field's kind, by the service's own rules (filter-values.ts). */
+const coerceNumber = (kind: FieldKind, value: unknown, at: string): number =>
+  filterNumber(kind === 'boolean' || kind === 'time' ? kind : 'number', value, at, invalid);
 
 /**
  * A filter value as text. (0x addresses arrive checksummed, as the service stores them:
  * StatisticsDatasets.query does it on the core's thread, which has the hashing loaded already.)
  */
-function coerceString(value: unknown, at: string): string {
-  if (typeof value !== 'string' && typeof value !== 'number') throw invalid(`${at} must be a string`);
-  return String(value);
-}
+const coerceString = (value: unknown, at: string): string => filterText(value, at, invalid);
 
 const invalid = (message: string) => new CoreError('VALIDATION_FAILED', message);
