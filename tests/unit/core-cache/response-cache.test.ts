@@ -39,4 +39,28 @@ describe('ResponseCache', () => {
     expect(cache.get('p', 'c')).not.toBeNull();
     expect(cache.evictTo(10_000_000)).toBe(0);
   });
+
+  it('counts its bytes through replaced answers, evictions and clears, as the table sums them', () => {
+    const clock = { t: 1 };
+    const cache = cacheAt(clock);
+    const put = (key: string, size: number, channel = 'x') => {
+      clock.t += 1;
+      cache.put('p', key, channel, 'y'.repeat(size), 'now');
+    };
+    put('a', 100);
+    put('b', 100);
+    expect(cache.evictTo(10_000_000)).toBe(0); // counts the table once
+    put('a', 1000); // replaced: bigger
+    put('c', 100, 'other');
+    put('b', 10); // replaced: smaller
+    // The limit keeps a, b and c only if b's replacement was counted as smaller.
+    expect(cache.evictTo(cache.usage().bytes)).toBe(0);
+    expect(cache.evictTo(cache.usage().bytes - 1)).toBe(1);
+    expect(cache.get('p', 'a')).toBeNull();
+    cache.clearChannels('p', ['other']);
+    expect(cache.usage().entries).toBe(1);
+    expect(cache.evictTo(cache.usage().bytes)).toBe(0);
+    expect(cache.evictTo(cache.usage().bytes - 1)).toBe(1);
+    expect(cache.usage()).toEqual({ bytes: 0, entries: 0 });
+  });
 });

@@ -12,6 +12,12 @@ export interface CachedAnswer {
  * size limit. Answers are small (one page); whole datasets for offline use live elsewhere.
  */
 export class ResponseCache {
+  /**
+   * The bytes of every cached answer, counted once and then kept up to date by this class (the
+   * only writer of the table): evictTo runs after every cache write and must not sum the table.
+   */
+  private totalBytes: number | null = null;
+
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => number = Date.now,
@@ -35,6 +41,15 @@ export class ResponseCache {
   /** Stores the answer for `key`, replacing the previous one. */
   put(profileId: string, key: string, channel: string, value: unknown, fetchedAt: string): void {
     const json = JSON.stringify(value);
+    const bytes = Buffer.byteLength(json) + key.length;
+    if (this.totalBytes !== null) {
+      const before = prepareCached(
+        this.db,
+        'SELECT bytes FROM responses WHERE profile_id = ? AND key = ?',
+        'pluck',
+      ).get(profileId, key) as number | undefined;
+      this.totalBytes += bytes - (before ?? 0);
+    }
     prepareCached(
       this.db,
       `INSERT INTO responses (profile_id, key, channel, json, fetched_at, used_at_ms, bytes)
@@ -42,7 +57,7 @@ export class ResponseCache {
        ON CONFLICT (profile_id, key) DO UPDATE SET
          channel = excluded.channel, json = excluded.json, fetched_at = excluded.fetched_at,
          used_at_ms = excluded.used_at_ms, bytes = excluded.bytes`,
-    ).run(profileId, key, channel, json, fetchedAt, this.now(), Buffer.byteLength(json) + key.length);
+    ).run(profileId, key, channel, json, fetchedAt, this.now(), bytes);
   }
 
   /** Bytes and entries of every profile's cached answers. */
@@ -59,7 +74,8 @@ export class ResponseCache {
 
   /** Drops the least recently used answers until they fit in `limitBytes`; returns how many went. */
   evictTo(limitBytes: number): number {
-    let { bytes } = this.usage();
+    this.totalBytes ??= this.usage().bytes;
+    let bytes = this.totalBytes;
     if (bytes <= limitBytes) return 0;
     const oldest = prepareCached(
       this.db,
@@ -77,6 +93,7 @@ export class ResponseCache {
     }
     const remove = prepareCached(this.db, 'DELETE FROM responses WHERE profile_id = ? AND key = ?');
     this.db.transaction(() => victims.forEach((v) => remove.run(v.profile_id, v.key)))();
+    this.totalBytes = bytes;
     return victims.length;
   }
 
@@ -84,11 +101,13 @@ export class ResponseCache {
   clearChannels(profileId: string, channels: readonly string[]): void {
     const remove = prepareCached(this.db, 'DELETE FROM responses WHERE profile_id = ? AND channel = ?');
     this.db.transaction(() => channels.forEach((channel) => remove.run(profileId, channel)))();
+    this.totalBytes = null;
   }
 
   /** Forgets one profile's answers, or every profile's. */
   clear(profileId?: string): void {
     if (profileId === undefined) prepareCached(this.db, 'DELETE FROM responses').run();
     else prepareCached(this.db, 'DELETE FROM responses WHERE profile_id = ?').run(profileId);
+    this.totalBytes = null;
   }
 }
