@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { spawnServiceProcess } from '../support/service-process';
 
 export interface BenchService {
   url: string;
@@ -13,29 +13,8 @@ export interface BenchService {
  * or the core does not share its thread): an ephemeral port, no seeding, no rate limit to speak of.
  */
 export async function startService(dbPath: string): Promise<BenchService> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/service/cli.ts',
-      '--db',
-      dbPath,
-      '--port',
-      '0',
-      '--empty',
-      '--rate-limit',
-      '10000000',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
-  });
+  const { child, url: listening } = spawnServiceProcess(dbPath, ['--rate-limit', '10000000']);
+  const url = await listening;
   return {
     url,
     cpuMs: () => {

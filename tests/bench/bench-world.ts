@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
-import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
+import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
+import { STATISTIC_NUMERIC_COLUMNS, statisticInsertSql } from '../../src/service/statistics/writer';
 
 /**
  * What the synthetic statistic worlds of the benchmarks share (core-world for bench:core,
@@ -9,7 +10,6 @@ import type { ServiceDb } from '../../src/service/store/database';
  * rankings, and the generation mark. The benchmarks measure moving, serving and filtering
  * records, not computing them.
  */
-const NUMERIC = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'];
 
 /**
  * The statement inserting one record: id, account, protocol, type, gen_from, the numeric fields,
@@ -20,28 +20,12 @@ export function prepareStatisticInsert(
   db: ServiceDb,
   extraColumns: readonly string[] = [],
 ): Database.Statement {
-  const columns = [
-    'id',
-    'account',
-    'protocol',
-    'type',
-    'gen_from',
-    ...NUMERIC.map((f) => `"${f}"`),
-    ...RANKING_KEYS.map((k) => `"rk_${k}"`),
-    ...extraColumns,
-    'last_trade_at_ms',
-    'statistic_at_ms',
-    'created_at_ms',
-    'updated_at_ms',
-  ];
-  return db.prepare(
-    `INSERT INTO statistics (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  );
+  return db.prepare(statisticInsertSql(extraColumns));
 }
 
 /** One record's numeric fields, in the insert's order; with `nulls`, a tenth of the nullable ones are null. */
 export function plausibleValues(random: SeededRandom, nulls: boolean): (number | null)[] {
-  return NUMERIC.map((f) => plausibleValue(random, f, nulls));
+  return STATISTIC_NUMERIC_COLUMNS.map((f) => plausibleValue(random, f, nulls));
 }
 
 /** One record's rankings, in the insert's order: random percentiles with two decimals. */

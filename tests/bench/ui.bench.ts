@@ -9,7 +9,6 @@
 //     (so a frame takes as long as its work, not a 16.7 ms vsync slot).
 // Goals: firstRowsMs < 500, scrollP95FrameMs < 16.7. Needs `npx electron-vite build` first.
 // The last line is one JSON object.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { openServiceDatabase } from '../../src/service/store/database';
+import { startWebShell, type WebShell } from '../support/web-shell';
 
 // The functions handed to page.evaluate run in Chromium; this file is type-checked for Node
 // (tsconfig.node.json), so the few page globals they use are declared here, for this file only.
@@ -43,55 +43,36 @@ const RELOADS = 5;
 const SCROLL_STEP_PX = 112;
 const SCROLL_MAX_FRAMES = 3_000;
 
-async function startWebShell(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
+/** The web shell on the seeded demo world, once its local service says it is ready. */
+async function startBenchShell(dataDir: string): Promise<WebShell> {
+  const shell = await startWebShell(
+    dataDir,
+    `Copydesk bench ${randomUUID()}`,
     [
-      'out/main/web.js',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--keychain-service',
-      `Copydesk bench ${randomUUID()}`,
       // The store is seeded before the start (seedWorld): `demo` leaves a seeded store as it is.
       '--world',
       'demo',
       // A still market: the figures do not move between the runs being compared.
       '--static',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    60_000,
   );
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the web shell did not start:\n${output}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the web shell exited (${code}):\n${output}`)));
-  });
   // The demo world is seeded on the first start: wait for the local service to say it is ready.
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`the local service was not ready in 5 min:\n${output}`)),
+      () => reject(new Error(`the local service was not ready in 5 min:\n${shell.output()}`)),
       300_000,
     );
     const check = (): void => {
-      if (/local service ready/i.test(output)) {
+      if (/local service ready/i.test(shell.output())) {
         clearTimeout(timer);
         resolve();
       }
     };
     check();
-    child.stdout?.on('data', check);
+    shell.child.stdout.on('data', check);
   });
-  return { url, child };
+  return shell;
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -225,7 +206,7 @@ async function main(): Promise<void> {
   seedWorld(dataDir);
   console.log('starting the web shell…');
   const started = performance.now();
-  const shell = await startWebShell(dataDir);
+  const shell = await startBenchShell(dataDir);
   console.log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,9 +1,10 @@
 import { test as base, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWebShell } from '../support/web-shell';
 
 export interface Terminal {
   url: string;
@@ -18,38 +19,7 @@ export async function startTerminal(
   keychainService = `Copydesk e2e ${randomUUID()}`,
 ): Promise<Terminal> {
   mkdirSync(dataDir, { recursive: true });
-  const child = spawn(
-    process.execPath,
-    [
-      'out/main/web.js',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--keychain-service',
-      keychainService,
-      '--world',
-      'fixture',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the terminal did not start:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the terminal exited (${code}):\n${output}`)));
-  });
+  const { url, child } = await startWebShell(dataDir, keychainService, ['--world', 'fixture'], 30_000);
   return { url, dataDir, keychainService, process: child };
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { indexTokenAddress } from '../../src/service/market/catalogue';
 import { loginCopyUser, tradeBody } from '../support/copy-session';
 import { postJson, startTestService } from '../support/service';
+import { spawnServiceProcess } from '../support/service-process';
 import type { OrderRow } from '../../src/service/store/positions';
 
 const ADMIN = 'restart-admin-key-0123456789';
@@ -18,35 +19,9 @@ afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
 /** The service as its own process on `db`, as the terminal runs it; resolves with its URL. */
 async function serve(db: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/service/cli.ts',
-      '--db',
-      db,
-      '--port',
-      '0',
-      '--empty',
-      '--admin-key',
-      ADMIN,
-      '--rate-limit',
-      '1000000',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const { child, url } = spawnServiceProcess(db, ['--admin-key', ADMIN, '--rate-limit', '1000000']);
   children.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
-  });
-  return { url, child };
+  return { url: await url, child };
 }
 
 /** A stream of source orders: the whale opens, grows, trims and closes positions on three tokens. */

@@ -114,6 +114,18 @@ async function download(harness: StatisticsHarness) {
   return harness.datasets.settled(harness.profileId, KEY);
 }
 
+/** A download cancelled at its sixth search, once it has settled (paused part-way). */
+async function startThenCancel() {
+  let cancelled: Promise<unknown> | null = null;
+  const { harness, calls } = core(async (call) => {
+    if (call === 6) cancelled ??= harness.invoke('downloads:cancel', KEY);
+  });
+  await harness.invoke('downloads:start', KEY);
+  const paused = await harness.datasets.settled(harness.profileId, KEY);
+  await cancelled;
+  return { harness, calls, paused };
+}
+
 beforeAll(async () => {
   svc = new RestartableService();
   await svc.start();
@@ -184,13 +196,7 @@ describe('a download', () => {
   });
 
   it('pauses on cancel and resumes where it stood', async () => {
-    let cancelled: Promise<unknown> | null = null;
-    const { harness, calls } = core(async (call) => {
-      if (call === 6) cancelled ??= harness.invoke('downloads:cancel', KEY);
-    });
-    await harness.invoke('downloads:start', KEY);
-    const paused = await harness.datasets.settled(harness.profileId, KEY);
-    await cancelled;
+    const { harness, calls, paused } = await startThenCancel();
     expect(paused).toMatchObject({ state: 'paused' });
     expect(harness.progress.at(-1)).toMatchObject({ state: 'paused' });
     expect(paused?.downloaded).toBeLessThan(RECORDS);
@@ -264,13 +270,7 @@ describe('a download', () => {
   });
 
   it('starts again from scratch when its point in time expired while it was paused', async () => {
-    let cancelled: Promise<unknown> | null = null;
-    const { harness, calls } = core(async (call) => {
-      if (call === 6) cancelled ??= harness.invoke('downloads:cancel', KEY);
-    });
-    await harness.invoke('downloads:start', KEY);
-    const paused = await harness.datasets.settled(harness.profileId, KEY);
-    await cancelled;
+    const { harness, calls, paused } = await startThenCancel();
     expect(paused?.downloaded).toBeGreaterThan(0);
     // decisions.md: a pit lives 5 minutes after its last use.
     svc.clock.advance(6 * 60_000);

@@ -1,22 +1,15 @@
-import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
+import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { Window } from '../../src/shared/api/common';
 import { rankPopulation, type RankingInput } from '../../src/service/analytics/rankings';
 import { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
 import { currentGeneration } from '../../src/service/store/statistics';
-import { statisticId } from '../../src/service/statistics/writer';
-
-/** Fields that are null for a trader with nothing to measure (semantics.md: min/max of nothing). */
-const NULLABLE = new Set([
-  'realisedMaxDrawdown',
-  'realisedMaxDrawdownPnl',
-  'maxDrawdown',
-  'maxDrawdownPnl',
-  'minDuration',
-  'maxDuration',
-  'minLeverage',
-  'maxLeverage',
-]);
+import {
+  STATISTIC_NUMERIC_COLUMNS,
+  statisticId,
+  statisticInsertSql,
+} from '../../src/service/statistics/writer';
+import { NULLABLE_STATISTICS } from '../../src/service/graphql/schema';
 
 /** Fields that are counts (integers ≥ 0). */
 const COUNTS = new Set(['totalTrade', 'totalWin', 'totalLose', 'totalLiquidation']);
@@ -34,12 +27,12 @@ export function replacePopulation(
   seed = 3,
 ): void {
   const random = new SeededRandom(seed);
-  const numeric = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'];
+  const numeric = STATISTIC_NUMERIC_COLUMNS;
   const records = Array.from({ length: count }, () => {
     const values: Record<string, number | null> = {};
     for (const f of numeric) {
       values[f] =
-        NULLABLE.has(f) && random.chance(0.25)
+        NULLABLE_STATISTICS.has(f) && random.chance(0.25)
           ? null
           : COUNTS.has(f)
             ? random.int(0, 4)
@@ -49,25 +42,7 @@ export function replacePopulation(
   });
   const rankings = rankPopulation(records.map((r) => r.values as unknown as RankingInput));
   const gen = currentGeneration(db);
-  const columns = [
-    'id',
-    'account',
-    'protocol',
-    'type',
-    'gen_from',
-    ...numeric.map((f) => `"${f}"`),
-    ...RANKING_KEYS.map((k) => `"rk_${k}"`),
-    'index_tokens',
-    'pairs',
-    'is_open_position',
-    'last_trade_at_ms',
-    'statistic_at_ms',
-    'created_at_ms',
-    'updated_at_ms',
-  ];
-  const insert = db.prepare(
-    `INSERT INTO statistics (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  );
+  const insert = db.prepare(statisticInsertSql());
   db.transaction(() => {
     db.prepare('DELETE FROM statistics WHERE protocol = ? AND type = ?').run(protocol, window);
     records.forEach((r, i) => {

@@ -141,7 +141,7 @@ const Order = new GraphQLObjectType<unknown, GraphqlContext>({
 });
 
 /** Statistic numbers the contract allows to be null (min/max of nothing, drawdowns). */
-const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
+export const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
   'realisedMaxDrawdown',
   'realisedMaxDrawdownPnl',
   'maxDrawdown',

@@ -20,24 +20,34 @@ export interface RecordToStore {
 export const statisticId = (account: string, protocol: string, type: Window): string =>
   createHash('sha256').update(`${protocol}|${account.toLowerCase()}|${type}`).digest('hex').slice(0, 24);
 
-const NUMERIC_COLUMNS = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'] as const;
-const COLUMNS = [
-  'id',
-  'account',
-  'protocol',
-  'type',
-  'gen_from',
-  ...NUMERIC_COLUMNS.map((c) => `"${c}"`),
-  ...RANKING_KEYS.map((k) => `"rk_${k}"`),
-  'index_tokens',
-  'pairs',
-  'is_open_position',
-  'last_trade_at_ms',
-  'statistic_at_ms',
-  'created_at_ms',
-  'updated_at_ms',
-];
-const INSERT = `INSERT INTO statistics (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+/** The numeric columns of a statistics row, in insert order: the contract's fields, then unrealisedPnl. */
+export const STATISTIC_NUMERIC_COLUMNS: readonly string[] = [...STATISTIC_NUMERIC_FIELDS, 'unrealisedPnl'];
+/** The columns between the rankings and the timestamps; each has a default in the table. */
+const DESCRIPTIVE_COLUMNS = ['index_tokens', 'pairs', 'is_open_position'] as const;
+
+/**
+ * The INSERT of one statistics row: id, account, protocol, type, gen_from, the numeric columns,
+ * the rankings, then `descriptive` (by default index_tokens, pairs and is_open_position), then
+ * last_trade_at_ms, statistic_at_ms, created_at_ms and updated_at_ms; run it with the values in that order.
+ */
+export function statisticInsertSql(descriptive: readonly string[] = DESCRIPTIVE_COLUMNS): string {
+  const columns = [
+    'id',
+    'account',
+    'protocol',
+    'type',
+    'gen_from',
+    ...STATISTIC_NUMERIC_COLUMNS.map((c) => `"${c}"`),
+    ...RANKING_KEYS.map((k) => `"rk_${k}"`),
+    ...descriptive,
+    'last_trade_at_ms',
+    'statistic_at_ms',
+    'created_at_ms',
+    'updated_at_ms',
+  ];
+  return `INSERT INTO statistics (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+const INSERT = statisticInsertSql();
 
 /** Which current rows a new generation replaces. */
 export type Retire = 'all' | { protocol: string; type: Window }[] | { protocol: string; account: string };
@@ -112,7 +122,7 @@ function rowValues(
     r.protocol,
     r.type,
     generation,
-    ...NUMERIC_COLUMNS.map((c) => (v[c] ?? null) as number | null),
+    ...STATISTIC_NUMERIC_COLUMNS.map((c) => (v[c] ?? null) as number | null),
     ...RANKING_KEYS.map((k) => r.ranking[k]),
     JSON.stringify(r.values.indexTokens),
     JSON.stringify(r.values.pairs),

@@ -1,0 +1,30 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+/** A local service started as its own process, and its URL once it listens. */
+export interface ServiceProcess {
+  child: ChildProcessByStdio<null, Readable, null>;
+  /** Resolves with the service's URL once it listens; rejects if the process exits first. */
+  url: Promise<string>;
+}
+
+/**
+ * The local service on `dbPath` as its own process, as the terminal runs it: an ephemeral port,
+ * no seeding; `args` are added to the command line. The child is returned at once so that the
+ * caller can track it for clean-up before the service listens.
+ */
+export function spawnServiceProcess(dbPath: string, args: readonly string[] = []): ServiceProcess {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/service/cli.ts', '--db', dbPath, '--port', '0', '--empty', ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
+  });
+  return { child, url };
+}

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+/** A built web shell (`node out/main/web.js`) that printed its URL. */
+export interface WebShell {
+  /** The shell's address on 127.0.0.1, with its session token. */
+  url: string;
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Everything the shell printed so far, stdout and stderr. */
+  output: () => string;
+}
+
+/**
+ * Starts the built web shell on an ephemeral port with its own data folder and keychain items;
+ * `args` are added to the command line. Resolves once it prints its URL, rejects if it exits or
+ * stays silent for `timeoutMs`. Needs `npx electron-vite build` first.
+ */
+export async function startWebShell(
+  dataDir: string,
+  keychainService: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<WebShell> {
+  const child = spawn(
+    process.execPath,
+    ['out/main/web.js', '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the web shell did not start:\n${output}`)), timeoutMs);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`the web shell exited (${code}):\n${output}`)));
+  });
+  return { url, child, output: () => output };
+}
