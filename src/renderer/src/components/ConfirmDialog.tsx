@@ -1,5 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useEffect, useId, useRef } from 'react';
+import { useModalDialog } from '../hooks/use-modal-dialog';
 
 interface ConfirmDialogProps {
   title: string;
@@ -34,16 +35,14 @@ export function ConfirmDialog({
   onCancel,
   testId,
 }: ConfirmDialogProps): ReactElement {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
 
+  // After showModal (which focuses the first control): Enter on Cancel confirms nothing.
   useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
     cancel.current?.focus();
-    return () => element?.close();
   }, []);
 
   return (

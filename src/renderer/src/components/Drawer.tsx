@@ -1,5 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalDialog } from '../hooks/use-modal-dialog';
 import { CloseIcon } from './icons';
 
 interface DrawerProps {
@@ -27,14 +28,8 @@ export function Drawer({
   testId,
   width = 560,
 }: DrawerProps): ReactElement {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const titleId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
 
   return (
     <dialog

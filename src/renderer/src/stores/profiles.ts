@@ -2,9 +2,10 @@ import { create } from 'zustand';
 import type { ChannelRequest } from '../../../shared/ipc/contract';
 import type { Profiles } from '../../../shared/ipc/schemas/settings';
 import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
+import { call } from '../ipc/call';
 import { useService } from './service';
 import { useSession } from './session';
+import { oneActionAtATime, readWithLoading } from './store-actions';
 import { toast } from './toasts';
 
 interface ProfilesStore {
@@ -24,39 +25,22 @@ interface ProfilesStore {
 
 /** Service profiles: the local service and remote deployments; the API keys stay in the core. */
 export const useProfiles = create<ProfilesStore>()((set, get) => {
-  const run = async (
-    pending: string,
-    action: () => Promise<Profiles>,
-    done: () => void,
-  ): Promise<boolean> => {
-    if (get().pending) return false;
-    set({ pending });
-    try {
+  const oneAtATime = oneActionAtATime<string>(get, set);
+  const run = (pending: string, action: () => Promise<Profiles>, done: () => void): Promise<boolean> =>
+    oneAtATime(pending, async () => {
       set({ profiles: await action(), error: null });
       done();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      set({ pending: null });
-    }
-  };
+    });
 
   return {
     profiles: null,
     error: null,
     loading: false,
     pending: null,
-    async load() {
-      set({ loading: true });
-      try {
+    load: () =>
+      readWithLoading(set, async () => {
         set({ profiles: await call('profiles:list', {}, { quiet: true }), error: null });
-      } catch (error) {
-        set({ error: failureOf(error) });
-      } finally {
-        set({ loading: false });
-      }
-    },
+      }),
     save: (request) =>
       run(
         get().profiles?.profiles.some((p) => p.id === request.profile.id) ? request.profile.id : 'new',

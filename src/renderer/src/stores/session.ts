@@ -2,7 +2,8 @@ import { create } from 'zustand';
 import type { AuthStatus, Session } from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/result';
 import { shortAddress } from '../format/address';
-import { call, failureOf } from '../ipc/call';
+import { call } from '../ipc/call';
+import { oneActionAtATime, readWithLoading } from './store-actions';
 import { toast } from './toasts';
 
 interface SessionStore {
@@ -20,54 +21,35 @@ interface SessionStore {
 }
 
 /** The login session with the service; the JWT itself stays in the core. */
-export const useSession = create<SessionStore>()((set, get) => ({
-  status: null,
-  error: null,
-  loading: false,
-  pending: null,
-  async refresh() {
-    set({ loading: true });
-    try {
-      set({ status: await call('auth:status', {}), error: null });
-    } catch (error) {
-      // Toasted by call(); keep the last known status.
-      set({ error: failureOf(error) });
-    } finally {
-      set({ loading: false });
-    }
-  },
-  async login() {
-    if (get().pending) return false;
-    set({ pending: 'login' });
-    try {
-      const session = await call('auth:login', {});
-      set({ status: { loggedIn: true, session }, error: null });
-      toast({
-        tone: 'success',
-        title: 'Logged in',
-        message: `Session open for ${shortAddress(session.address)}.`,
-      });
-      return true;
-    } catch {
-      return false;
-    } finally {
-      set({ pending: null });
-    }
-  },
-  async logout() {
-    if (get().pending) return false;
-    set({ pending: 'logout' });
-    try {
-      set({ status: await call('auth:logout', {}), error: null });
-      return true;
-    } catch {
-      return false;
-    } finally {
-      set({ pending: null });
-    }
-  },
-  apply: (status) => set({ status, error: null }),
-}));
+export const useSession = create<SessionStore>()((set, get) => {
+  const oneAtATime = oneActionAtATime(get, set);
+  return {
+    status: null,
+    error: null,
+    loading: false,
+    pending: null,
+    // A failed read keeps the last known status.
+    refresh: () =>
+      readWithLoading(set, async () => {
+        set({ status: await call('auth:status', {}), error: null });
+      }),
+    login: () =>
+      oneAtATime('login', async () => {
+        const session = await call('auth:login', {});
+        set({ status: { loggedIn: true, session }, error: null });
+        toast({
+          tone: 'success',
+          title: 'Logged in',
+          message: `Session open for ${shortAddress(session.address)}.`,
+        });
+      }),
+    logout: () =>
+      oneAtATime('logout', async () => {
+        set({ status: await call('auth:logout', {}), error: null });
+      }),
+    apply: (status) => set({ status, error: null }),
+  };
+});
 
 export const selectSession = (s: SessionStore): Session | null =>
   s.status?.loggedIn ? (s.status.session ?? null) : null;

@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { Settings } from '../../../shared/ipc/schemas/settings';
 import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
+import { call } from '../ipc/call';
+import { readWithLoading } from './store-actions';
 
 export type Theme = Settings['theme'];
 type SettingsPatch = Partial<Pick<Settings, 'theme' | 'notifications' | 'cacheLimitMb'>>;
@@ -46,18 +47,12 @@ export const useSettings = create<SettingsStore>()((set, get) => ({
   error: null,
   loading: false,
   pending: null,
-  async load() {
-    set({ loading: true });
-    try {
+  load: () =>
+    readWithLoading(set, async () => {
       const settings = await call('settings:get', {}, { quiet: true });
       set({ settings, error: null });
       applyTheme(settings.theme);
-    } catch (error) {
-      set({ error: failureOf(error) });
-    } finally {
-      set({ loading: false });
-    }
-  },
+    }),
   async update(patch) {
     const key = (Object.keys(patch)[0] as keyof SettingsPatch | undefined) ?? null;
     const before = get().settings;

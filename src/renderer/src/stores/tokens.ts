@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { TokensList } from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
+import { call } from '../ipc/call';
+import { readWithLoading } from './store-actions';
 
 interface TokensStore {
   list: TokensList | null;
@@ -22,14 +23,9 @@ export const useTokens = create<TokensStore>()((set, get) => ({
   filter: '',
   async load() {
     if (get().loading) return;
-    set({ loading: true });
-    try {
+    await readWithLoading(set, async () => {
       set({ list: await call('tokens:list', {}), error: null });
-    } catch (error) {
-      set({ error: failureOf(error) });
-    } finally {
-      set({ loading: false });
-    }
+    });
   },
   setFilter: (filter) => set({ filter }),
 }));

@@ -1,8 +1,9 @@
 import { create } from 'zustand';
 import type { WalletStatus } from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
+import { call } from '../ipc/call';
 import { useSession } from './session';
+import { oneActionAtATime, readWithLoading } from './store-actions';
 import { toast } from './toasts';
 
 interface WalletStore {
@@ -22,40 +23,26 @@ interface WalletStore {
 
 /** The login wallet: whether there is one and its address (never the key). */
 export const useWallet = create<WalletStore>()((set, get) => {
-  const run = async (
+  const oneAtATime = oneActionAtATime(get, set);
+  const run = (
     pending: NonNullable<WalletStore['pending']>,
     action: () => Promise<WalletStatus>,
-    done: (status: WalletStatus) => void,
-  ): Promise<boolean> => {
-    if (get().pending) return false;
-    set({ pending });
-    try {
-      const status = await action();
-      set({ status, error: null });
-      done(status);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      set({ pending: null });
-    }
-  };
+    done: () => void,
+  ): Promise<boolean> =>
+    oneAtATime(pending, async () => {
+      set({ status: await action(), error: null });
+      done();
+    });
 
   return {
     status: null,
     loading: false,
     error: null,
     pending: null,
-    async refresh() {
-      set({ loading: true });
-      try {
+    refresh: () =>
+      readWithLoading(set, async () => {
         set({ status: await call('wallet:status', {}), error: null });
-      } catch (error) {
-        set({ error: failureOf(error) });
-      } finally {
-        set({ loading: false });
-      }
-    },
+      }),
     create: () =>
       run(
         'create',

@@ -8,6 +8,7 @@ import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { Freshness } from '../../components/Freshness';
 import { DataTable, type Column } from '../../components/table/DataTable';
+import { TitleCell } from '../../components/table/TitleCell';
 import { leverageColumn, sideColumn, symbolColumn, usdColumn } from '../../components/table/column-kinds';
 import { formatPercent, formatPrice } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
@@ -67,12 +68,7 @@ const columns: Column<ActivityLog>[] = [
     sortable: true,
     value: (a) => a.copyTradeTitle,
     render: (a) => (
-      <span className="cell-stack">
-        <span className="cell-title" title={a.copyTradeTitle}>
-          {a.copyTradeTitle}
-        </span>
-        <Address address={a.sourceAccount} className="cell-sub" />
-      </span>
+      <TitleCell title={a.copyTradeTitle} sub={<Address address={a.sourceAccount} className="cell-sub" />} />
     ),
   },
   usdColumn({

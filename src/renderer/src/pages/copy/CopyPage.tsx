@@ -5,12 +5,12 @@ import { LoginFirst } from '../../components/LoginFirst';
 import { Freshness } from '../../components/Freshness';
 import { Tabs } from '../../components/Tabs';
 import { formatUsd, signClass } from '../../format/number';
+import { useTokenList } from '../../hooks/use-token-list';
 import { useChannel } from '../../ipc/use-channel';
 import { useCopyPrefill } from '../../stores/copy-prefill';
 import { useCopyView, type CopyTab } from '../../stores/copy-view';
 import { useReloadOn } from '../../stores/revisions';
 import { selectSession, selectSessionKnown, useSession } from '../../stores/session';
-import { useTokens } from '../../stores/tokens';
 import type { WalletRecord } from '../wallets/wallet-view';
 import { ActivityLogPanel } from './ActivityLogPanel';
 import { CopyPositionsPanel } from './CopyPositionsPanel';
@@ -49,17 +49,12 @@ export function CopyPage(): ReactElement {
   const setTab = useCopyView((s) => s.setTab);
   const form = useCopyView((s) => s.form);
   const setView = useCopyView((s) => s.set);
-  const tokens = useTokens((s) => s.list);
-  const loadTokens = useTokens((s) => s.load);
+  const tokens = useTokenList();
 
   const trades = useChannel('copyTrades:list', session ? EMPTY_REQUEST : null);
   const wallets = useChannel('wallets:list', session ? EMPTY_REQUEST : null);
   useReloadOn('copy', trades.reload);
   useReloadOn('wallets', wallets.reload);
-
-  useEffect(() => {
-    if (!useTokens.getState().list) void loadTokens();
-  }, [loadTokens]);
 
   // "Copy this trader" (trader page, leaderboard) hands over the trader: open the form with it.
   useEffect(() => {

@@ -9,6 +9,7 @@ import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { Freshness } from '../../components/Freshness';
 import { Segmented } from '../../components/Toggle';
 import { DataTable, type Column, type TableSort } from '../../components/table/DataTable';
+import { TitleCell } from '../../components/table/TitleCell';
 import { leverageColumn, priceColumn, sideColumn, usdColumn } from '../../components/table/column-kinds';
 import { formatAge } from '../../format/age';
 import { formatPrice } from '../../format/number';
@@ -106,12 +107,10 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
         width: 180,
         value: (p) => p.copyTradeTitle,
         render: (p) => (
-          <span className="cell-stack">
-            <span className="cell-title" title={p.copyTradeTitle}>
-              {p.copyTradeTitle}
-            </span>
-            <Address address={p.copyAccount} className="cell-sub" />
-          </span>
+          <TitleCell
+            title={p.copyTradeTitle}
+            sub={<Address address={p.copyAccount} className="cell-sub" />}
+          />
         ),
       },
       usdColumn({ id: 'initialVol', label: 'Margin', width: 96, sortable: true, get: (p) => p.initialVol }),

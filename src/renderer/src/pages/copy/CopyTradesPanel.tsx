@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { CopyTradeIcon } from '../../components/icons';
 import { Segmented } from '../../components/Toggle';
 import { DataTable, type Column } from '../../components/table/DataTable';
+import { TitleCell } from '../../components/table/TitleCell';
 import { leverageColumn, usdColumn } from '../../components/table/column-kinds';
 import { useCopyTrading } from '../../stores/copy-trading';
 import { useCopyView } from '../../stores/copy-view';
@@ -93,14 +94,14 @@ export function CopyTradesPanel({
         sortable: true,
         value: (t) => t.title,
         render: (t) => (
-          <span className="cell-stack">
-            <span className="cell-title" title={t.title}>
-              {t.title}
-            </span>
-            <span className="cell-sub">
-              {t.protocol} · {walletNames.get(t.copyWalletId) ?? 'wallet'}
-            </span>
-          </span>
+          <TitleCell
+            title={t.title}
+            sub={
+              <span className="cell-sub">
+                {t.protocol} · {walletNames.get(t.copyWalletId) ?? 'wallet'}
+              </span>
+            }
+          />
         ),
       },
       {

@@ -9,6 +9,7 @@ import { ColumnChooser } from '../../components/table/ColumnChooser';
 import { DataTable } from '../../components/table/DataTable';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { formatInteger } from '../../format/number';
+import { useTokenList } from '../../hooks/use-token-list';
 import { useDownloads } from '../../stores/downloads';
 import {
   DEFAULT_COLUMNS,
@@ -84,16 +85,12 @@ export function LeaderboardPage(): ReactElement {
   const error = useLeaderboard((s) => s.error);
   const resultId = useLeaderboard((s) => s.resultId);
   const actions = useLeaderboard.getState;
-  const tokens = useTokens((s) => s.list);
+  const tokens = useTokenList();
   const tokensError = useTokens((s) => s.error);
   const openTrader = useNavigation((s) => s.openTrader);
   const [showFilters, setShowFilters] = useState(filters.length > 0);
 
   // The protocols come from the token list; the last ones known are used until it answers.
-  useEffect(() => {
-    const t = useTokens.getState();
-    if (!t.list && !t.loading) void t.load();
-  }, []);
   useEffect(() => {
     if (tokens) actions().setKnownProtocols(tokens.groups.map((g) => g.protocol));
   }, [tokens, actions]);

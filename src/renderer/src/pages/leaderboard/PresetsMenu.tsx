@@ -17,6 +17,30 @@ function summary(preset: FilterPreset): string {
   return parts.join(' · ') || 'No filters';
 }
 
+/** A preset's name and filters in words; `onApply` runs on a click. */
+function PresetButton({
+  preset,
+  onApply,
+  testId,
+}: {
+  preset: FilterPreset;
+  onApply(): void;
+  testId?: string;
+}): ReactElement {
+  return (
+    <button
+      type="button"
+      className="preset-item"
+      title={summary(preset)}
+      onClick={onApply}
+      data-testid={testId}
+    >
+      <span>{preset.name}</span>
+      <span className="preset-summary">{summary(preset)}</span>
+    </button>
+  );
+}
+
 /** Saved filter sets: the built-in starting points and the user's own (kept in this window). */
 export function PresetsMenu(): ReactElement {
   const presets = useLeaderboard((s) => s.presets);
@@ -26,6 +50,12 @@ export function PresetsMenu(): ReactElement {
   const deletePreset = useLeaderboard((s) => s.deletePreset);
   const [name, setName] = useState('');
   const nameId = useId();
+
+  // Applying a preset closes the menu.
+  const pick = (preset: FilterPreset, close: () => void): void => {
+    applyPreset(preset);
+    close();
+  };
 
   const onSave = (e: FormEvent): void => {
     e.preventDefault();
@@ -43,18 +73,7 @@ export function PresetsMenu(): ReactElement {
           <ul>
             {BUILT_IN_PRESETS.map((p) => (
               <li key={p.name}>
-                <button
-                  type="button"
-                  className="preset-item"
-                  title={summary(p)}
-                  onClick={() => {
-                    applyPreset(p);
-                    close();
-                  }}
-                >
-                  <span>{p.name}</span>
-                  <span className="preset-summary">{summary(p)}</span>
-                </button>
+                <PresetButton preset={p} onApply={() => pick(p, close)} />
               </li>
             ))}
           </ul>
@@ -65,19 +84,7 @@ export function PresetsMenu(): ReactElement {
             <ul>
               {presets.map((p) => (
                 <li key={p.name} className="preset-saved">
-                  <button
-                    type="button"
-                    className="preset-item"
-                    title={summary(p)}
-                    onClick={() => {
-                      applyPreset(p);
-                      close();
-                    }}
-                    data-testid="preset-saved"
-                  >
-                    <span>{p.name}</span>
-                    <span className="preset-summary">{summary(p)}</span>
-                  </button>
+                  <PresetButton preset={p} onApply={() => pick(p, close)} testId="preset-saved" />
                   <button
                     type="button"
                     className="icon-button"

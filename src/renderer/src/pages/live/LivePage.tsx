@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { useEffect, useId, useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import type { Order, Position } from '../../../../shared/api/positions';
 import type { Freshness as FreshnessValue } from '../../../../shared/ipc/schemas/freshness';
 import type { AppError } from '../../../../shared/result';
@@ -23,12 +23,12 @@ import { formatInteger, formatUsd, signClass } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
+import { useTokenList } from '../../hooks/use-token-list';
 import { useVisibleInterval } from '../../hooks/use-visible-interval';
 import { useChannel } from '../../ipc/use-channel';
 import { useLive } from '../../stores/live';
 import { useNavigation } from '../../stores/navigation';
 import { useReloadOn } from '../../stores/revisions';
-import { useTokens } from '../../stores/tokens';
 import { isFiltered, liveRequest, minSizeProblem, pairsOf, type LiveSide } from './live-filters';
 
 /** The market moves every second; a few seconds keeps the feeds current without flooding the core. */
@@ -272,20 +272,15 @@ export function LivePage(): ReactElement {
   const clearFilters = useLive((s) => s.clearFilters);
   const autoRefresh = useLive((s) => s.autoRefresh);
   const setAutoRefresh = useLive((s) => s.setAutoRefresh);
-  const tokens = useTokens((s) => s.list);
+  const tokens = useTokenList();
   const openTrader = useNavigation((s) => s.openTrader);
   const openRow = (row: { protocol: string; account: string }): void =>
     openTrader({ protocol: row.protocol, account: row.account });
-  const loadTokens = useTokens((s) => s.load);
   const now = useNow(5_000);
   const protocolId = useId();
   const pairId = useId();
   const sizeId = useId();
   const pairListId = useId();
-
-  useEffect(() => {
-    if (!useTokens.getState().list) void loadTokens();
-  }, [loadTokens]);
 
   // Typing in the pair or size box refetches once the typing pauses.
   const settled = useDebounced(filters, 350);

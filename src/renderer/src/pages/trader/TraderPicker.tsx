@@ -1,17 +1,17 @@
 import type { FormEvent, ReactElement } from 'react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { TraderIcon } from '../../components/icons';
 import { shortAddress } from '../../format/address';
+import { useTokenList } from '../../hooks/use-token-list';
 import { useLeaderboard } from '../../stores/leaderboard';
 import { useNavigation } from '../../stores/navigation';
-import { useTokens } from '../../stores/tokens';
 import { useTraderView } from '../../stores/trader';
 import { isTraderAddress } from '../../components/palette/palette-items';
 
 /** The trader page with no trader chosen: paste an address, or reopen a recent one. */
 export function TraderPicker(): ReactElement {
   const known = useLeaderboard((s) => s.knownProtocols);
-  const tokens = useTokens((s) => s.list);
+  const tokens = useTokenList();
   const recent = useTraderView((s) => s.recent);
   const openTrader = useNavigation((s) => s.openTrader);
   const go = useNavigation((s) => s.go);
@@ -22,11 +22,6 @@ export function TraderPicker(): ReactElement {
   const addressId = useId();
   const protocolId = useId();
   const chosenProtocol = protocol || protocols[0] || '';
-
-  useEffect(() => {
-    const t = useTokens.getState();
-    if (!t.list && !t.loading) void t.load();
-  }, []);
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();

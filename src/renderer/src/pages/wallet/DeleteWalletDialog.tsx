@@ -1,6 +1,7 @@
 import type { FormEvent, ReactElement } from 'react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { sameAddress } from '../../format/address';
+import { useModalDialog } from '../../hooks/use-modal-dialog';
 import { selectWalletPending, useWallet } from '../../stores/wallet';
 
 interface DeleteWalletDialogProps {
@@ -13,19 +14,13 @@ interface DeleteWalletDialogProps {
  * and nothing can bring it back. Mounted only while open, so the typed text starts empty.
  */
 export function DeleteWalletDialog({ address, onClose }: DeleteWalletDialogProps): ReactElement {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const [typed, setTyped] = useState('');
   const pending = useWallet(selectWalletPending);
   const remove = useWallet((s) => s.remove);
   const inputId = useId();
   const titleId = useId();
   const matches = sameAddress(typed, address);
-
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
