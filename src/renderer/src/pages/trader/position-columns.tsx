@@ -8,23 +8,12 @@ import {
 } from '../../components/table/column-kinds';
 import { shortAddress } from '../../format/address';
 import { formatDuration } from '../../format/number';
-import { formatTimestamp } from '../../format/time';
+import { formatShortTime, formatTimestamp } from '../../format/time';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number): string => String(n).padStart(2, '0');
-/** `21 Nov 06:11` (local), with the year only when it is not this one: dense table cells. */
-function shortTime(iso: string | null, seconds = false): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const year = d.getFullYear() === new Date().getFullYear() ? '' : ` ${d.getFullYear()}`;
-  const secs = seconds ? `:${pad(d.getSeconds())}` : '';
-  return `${d.getDate()} ${MONTHS[d.getMonth()]}${year} ${pad(d.getHours())}:${pad(d.getMinutes())}${secs}`;
-}
 function TimeCell({ iso, seconds = false }: { iso: string | null; seconds?: boolean }) {
   return (
     <span className="num muted" title={iso ? formatTimestamp(iso) : undefined}>
-      {shortTime(iso, seconds)}
+      {formatShortTime(iso, seconds)}
     </span>
   );
 }
