@@ -2,9 +2,11 @@
 // download of one population from a real local service (its own process, like the terminal runs
 // it), then leaderboard pages answered from that downloaded dataset through the channel handler.
 // Prints what it measured; its last line is one JSON object. Not part of npm test.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_GRAPHQL_NAMESPACE,
   DEFAULT_SERVICE_NAME,
@@ -15,7 +17,6 @@ import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { statisticsHarness } from '../support/statistics-harness';
 import { startService } from './bench-process';
-import { writeOnePopulation } from './core-world';
 
 const RECORDS = 200_000;
 const PROTOCOL = 'NOVA_ARB';
@@ -31,8 +32,21 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'copydesk-bench-core-'));
   const dbPath = join(dir, 'service.db');
   console.log(`writing ${RECORDS} statistic records of ${PROTOCOL} ${WINDOW}…`);
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./core-world-process.ts', import.meta.url)),
+      dbPath,
+      PROTOCOL,
+      WINDOW,
+      String(RECORDS),
+      String(Date.now()),
+    ],
+    { stdio: 'inherit' },
+  );
   const db = openServiceDatabase(dbPath);
-  writeOnePopulation(db, PROTOCOL, WINDOW, RECORDS, Date.now());
   const apiKey = createApiKey(db, new Date());
   db.close();
   const service = await startService(dbPath);
