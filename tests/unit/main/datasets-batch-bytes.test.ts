@@ -6,11 +6,14 @@ import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
 import {
   COLUMN_INDEX,
+  fromWire,
   packedText,
   packedTexts,
   unpackRows,
 } from '../../../src/main/core/cache/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';
+import { BatchReceiver } from '../../../src/main/core/cache/datasets/batch-channel';
+import { MessageChannel } from 'node:worker_threads';
 
 const NOW = '2024-05-01T00:00:00.000Z';
 const record = (i: number) => ({
@@ -34,7 +37,8 @@ const bytesOf = (value: unknown): ArrayBuffer =>
 
 describe('readBatchBytes', () => {
   it('tells the cursor and packs the records of a full batch', () => {
-    const { meta, ...records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
+    const { meta, ...wire } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
+    const records = fromWire(wire);
     expect(meta).toEqual({ pitId: 'pit-1', after: ['id0009'], total: 40, count: 10, last: false });
     expect(packedTexts(records, 'id')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
     expect(packedTexts(records, 'account')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).account));
@@ -76,13 +80,45 @@ describe('readBatchBytes', () => {
 });
 
 describe('the batch reader', () => {
-  it('answers read with the packed batch and its meta, and nothing else', () => {
+  it('answers read with the packed batch and its meta when it has no channel, and nothing else', () => {
     const reader = new BatchReaderHost();
-    const { value, usage } = reader.handle('read', { bytes: bytesOf(answer(5, ['id0004'])), batchSize: 10 });
+    const { value, usage } = reader.handle('read', {
+      bytes: bytesOf(answer(5, ['id0004'])),
+      batchSize: 10,
+      key: 1,
+    });
     expect(value.meta).toEqual({ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true });
-    expect(value.count).toBe(5);
-    expect(value.ends).toHaveLength(15);
+    expect('key' in value).toBe(false);
+    expect(value).toMatchObject({ count: 5, ends: { length: 15 } });
     expect(usage).toBeNull();
     expect(() => reader.handle('list', { profileId: 'p' })).toThrow(/does not know the operation list/);
+  });
+
+  it('sends batches over its channel once connected; the receiver takes each by its key, in any order', () => {
+    const reader = new BatchReaderHost();
+    const receiver = new BatchReceiver();
+    const { port1, port2 } = new MessageChannel();
+    reader.handle('connect', { port: port1 });
+    receiver.connect(port2);
+    const first = reader.handle('read', {
+      bytes: bytesOf(answer(3, ['id0002'])),
+      batchSize: 3,
+      key: 7,
+    }).value;
+    const second = reader.handle('read', {
+      bytes: bytesOf(answer(2, ['id0001'])),
+      batchSize: 3,
+      key: 8,
+    }).value;
+    expect(first).toEqual({ key: 7, meta: expect.objectContaining({ count: 3 }) });
+    expect(second).toMatchObject({ key: 8 });
+    // The second end's batch is written first: the first waits aside until its write comes.
+    expect(packedTexts(receiver.take({ key: 8 }), 'id')).toEqual(['id0000', 'id0001']);
+    expect(packedTexts(receiver.take({ key: 7 }), 'id')).toEqual(['id0000', 'id0001', 'id0002']);
+    expect(() => receiver.take({ key: 9 })).toThrow(
+      /Batch 9 of the download never reached the dataset worker/,
+    );
+    reader.close();
+    receiver.close();
   });
 });

@@ -2,16 +2,22 @@
 // of its own): decoded, parsed, checked against the API contract and packed for the store. The
 // core's thread only moves bytes, and the dataset worker only writes (docs/core-cache.md, The
 // worker).
-import { SEARCH_AFTER_PATH, searchAfterResponseSchema } from '../../../../shared/api/statistics';
+import {
+  SEARCH_AFTER_PATH,
+  searchAfterResponseSchema,
+  type SearchAfterResponse,
+} from '../../../../shared/api/statistics';
 import { checkAnswer } from '../../client/http';
 import { CoreError } from '../../errors';
-import { packRecords } from './fields';
-import type { ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './protocol';
+import { packRecords, toWire } from './fields';
+import { recordsFit } from './record-check';
+import { BatchSender } from './batch-channel';
+import type { BatchMeta, PackedWire, ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './protocol';
 
 const decoder = new TextDecoder();
 
 /** The records and the cursor of one answer; `batchSize` is what was asked (a shorter batch is the last). */
-export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): ReadBatch {
+export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): PackedWire & { meta: BatchMeta } {
   let json: unknown;
   try {
     json = JSON.parse(decoder.decode(bytes));
@@ -21,15 +27,10 @@ export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): ReadBatch
       `The service answered POST ${SEARCH_AFTER_PATH} with text that is not JSON (${(error as Error).message}).`,
     );
   }
-  const answer = checkAnswer(
-    searchAfterResponseSchema,
-    json,
-    { method: 'POST', path: SEARCH_AFTER_PATH },
-    200,
-  );
+  const answer = checkedAnswer(json);
   const { meta } = answer;
   return {
-    ...packRecords(answer.data as unknown as Record<string, unknown>[]),
+    ...toWire(packRecords(answer.data)),
     meta: {
       pitId: meta.pitId,
       after: meta.searchAfter,
@@ -43,18 +44,52 @@ export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): ReadBatch
   };
 }
 
-/** The batch reader's side of the worker protocol: `read` (and `close`), with no file. */
+const ANSWER = { method: 'POST', path: SEARCH_AFTER_PATH } as const;
+const metaSchema = searchAfterResponseSchema.shape.meta;
+
+/**
+ * The answer checked against the contract: the records by the fast check (record-check.ts), and
+ * by the whole schema, which words what is wrong, when that check refuses them.
+ */
+function checkedAnswer(json: unknown): {
+  data: Record<string, unknown>[];
+  meta: SearchAfterResponse['meta'];
+} {
+  if (typeof json === 'object' && json !== null) {
+    const { data, meta } = json as { data?: unknown; meta?: unknown };
+    const checkedMeta = metaSchema.safeParse(meta);
+    if (checkedMeta.success && recordsFit(data)) return { data, meta: checkedMeta.data };
+  }
+  const answer = checkAnswer(searchAfterResponseSchema, json, ANSWER, 200);
+  return { data: answer.data as unknown as Record<string, unknown>[], meta: answer.meta };
+}
+
+/**
+ * The batch reader's side of the worker protocol: `read`, `connect` and `close`, with no file.
+ * Once connected, a read batch goes to the dataset worker and the core gets its key.
+ */
 export class BatchReaderHost implements WorkerHost {
+  private readonly sender = new BatchSender();
+
   handle<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
   ): { value: WorkerOps[O]['result']; usage: null } {
-    if (op === 'close') return { value: null as WorkerOps[O]['result'], usage: null };
+    type Result = WorkerOps[O]['result'];
+    if (op === 'close') return { value: null as Result, usage: null };
+    if (op === 'connect') {
+      this.sender.connect((args as WorkerOps['connect']['args']).port);
+      return { value: null as Result, usage: null };
+    }
     if (op !== 'read')
       throw new CoreError('INTERNAL', `The batch reader does not know the operation ${String(op)}.`);
-    const { bytes, batchSize } = args as WorkerOps['read']['args'];
-    return { value: readBatchBytes(bytes, batchSize) as WorkerOps[O]['result'], usage: null };
+    const { bytes, batchSize, key } = args as WorkerOps['read']['args'];
+    const { meta, ...records } = readBatchBytes(bytes, batchSize);
+    const batch: ReadBatch = { ...this.sender.send(key, records), meta };
+    return { value: batch as Result, usage: null };
   }
 
-  close(): void {}
+  close(): void {
+    this.sender.close();
+  }
 }

@@ -3,6 +3,7 @@ import { RANKING_KEYS } from '../../../../shared/api/statistics';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import { openDatabase, prepareCached, type Migration } from '../../../../node/sqlite';
 import { CoreError } from '../../errors';
+import { BatchReceiver } from './batch-channel';
 import { COLUMN_COUNT, COLUMN_INDEX, packedText, packedTexts, rankingColumn } from './fields';
 import type {
   BatchResult,
@@ -157,6 +158,9 @@ export function usageOf(db: Database.Database): Usage {
 
 /** The SQL side of the datasets, used by the worker only. */
 export class DatasetDb {
+  /** Where batches the reader sent straight here are taken from (batch-channel.ts). */
+  readonly batches = new BatchReceiver();
+
   constructor(readonly db: Database.Database) {}
 
   /** The active profile's downloads, oldest first. */
@@ -234,10 +238,11 @@ export class DatasetDb {
       if (batch.fresh) row = this.newGeneration(row, batch.pitId);
       const cursors = JSON.parse(row.cursors) as Cursors;
       const other = cursors[batch.stream === 'asc' ? 'desc' : 'asc'];
-      const ids = packedTexts(batch.records, 'id');
+      const records = this.batches.take(batch.records);
+      const ids = packedTexts(records, 'id');
       const kept = keepUntil(ids, batch.stream, other?.lastId ?? null);
       const met = kept < ids.length;
-      if (kept > 0) this.insertChunk(row, batch.stream, batch.records, ids, kept);
+      if (kept > 0) this.insertChunk(row, batch.stream, records, ids, kept);
       const last = kept > 0 ? (ids[kept - 1] as string) : (cursors[batch.stream]?.lastId ?? null);
       const done = met || batch.last;
       cursors[batch.stream] = { after: batch.after, lastId: last, done };

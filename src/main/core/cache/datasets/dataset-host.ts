@@ -46,6 +46,7 @@ export class DatasetHost {
   }
 
   close(): void {
+    this.store.batches.close();
     this.loaded.clear();
     this.db.close();
   }
@@ -84,6 +85,9 @@ export class DatasetHost {
       }
       case 'query':
         return this.query(args as LeaderboardQuery) as Result;
+      case 'connect':
+        this.store.batches.connect((args as WorkerOps['connect']['args']).port);
+        return null as Result;
       case 'close':
         return null as Result;
       default:

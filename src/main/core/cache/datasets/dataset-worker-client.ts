@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../../errors';
 import type { Usage, WorkerData, WorkerOp, WorkerOps, WorkerRequest, WorkerResponse } from './protocol';
 
@@ -38,6 +38,7 @@ export class DatasetWorkerClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private starts = 0;
 
   /** `path` null: a batch reader, which opens no file (WorkerData). */
   constructor(
@@ -49,13 +50,22 @@ export class DatasetWorkerClient {
   call<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
-    transfer: ArrayBuffer[] = [],
+    transfer: TransferListItem[] = [],
   ): Promise<WorkerOps[O]['result']> {
     if (this.closed)
       return Promise.reject(
         new CoreError('INTERNAL', 'The downloaded datasets are closed (Copydesk is stopping).'),
       );
     return this.send(this.worker ?? this.start(), op, args, transfer);
+  }
+
+  /**
+   * Starts the worker if it is not running, and says which start of it is running: a number that
+   * changes when a worker that died was started again.
+   */
+  instance(): number {
+    if (!this.worker && !this.closed) this.start();
+    return this.starts;
   }
 
   /** Closes the database and ends the worker; pending calls fail. */
@@ -80,7 +90,7 @@ export class DatasetWorkerClient {
     worker: Worker,
     op: O,
     args: WorkerOps[O]['args'],
-    transfer: ArrayBuffer[] = [],
+    transfer: TransferListItem[] = [],
   ): Promise<WorkerOps[O]['result']> {
     const id = this.nextId++;
     const request: WorkerRequest<O> = { id, op, args };
@@ -94,6 +104,7 @@ export class DatasetWorkerClient {
   private start(): Worker {
     const worker = startWorker({ path: this.path });
     this.worker = worker;
+    this.starts += 1;
     worker.unref();
     worker.on('message', (response: WorkerResponse) => {
       const waiting = this.pending.get(response.id);

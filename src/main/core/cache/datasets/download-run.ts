@@ -1,6 +1,7 @@
 import type { SearchAfterRequestInput } from '../../../../shared/api/statistics';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import { CoreError } from '../../errors';
+import { wireBuffers } from './batch-channel';
 import type { DatasetWorkerClient } from './dataset-worker-client';
 import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';
 
@@ -27,6 +28,9 @@ export interface DownloadRunOptions {
   progressIntervalMs: number;
   now: () => Date;
 }
+
+/** Keys of read batches, unique in the process (batch-channel.ts). */
+let nextBatchKey = 1;
 
 type Stop = { kind: 'done' } | { kind: 'paused' } | { kind: 'stale' } | { kind: 'failed'; message: string };
 
@@ -193,9 +197,11 @@ export class DownloadRun {
 
   /** Moves a batch's bytes to the reader, which parses, checks and packs them. */
   private async read(bytes: ArrayBuffer): Promise<ReadBatch> {
-    const batch = await this.options.reader.call('read', { bytes, batchSize: this.options.batchSize }, [
-      bytes,
-    ]);
+    const batch = await this.options.reader.call(
+      'read',
+      { bytes, batchSize: this.options.batchSize, key: nextBatchKey++ },
+      [bytes],
+    );
     this.pitId = batch.meta.pitId;
     return batch;
   }
@@ -217,7 +223,7 @@ export class DownloadRun {
         last: meta.last,
         nowIso: this.options.now().toISOString(),
       },
-      [records.numbers.buffer as ArrayBuffer, records.ends.buffer as ArrayBuffer],
+      'key' in records ? [] : wireBuffers(records),
     );
   }
 

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { RangeCondition } from '../../../../shared/api/common';
 import type { AppErrorCode } from '../../../../shared/result';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
@@ -55,6 +56,20 @@ export interface PackedRecords {
   numbers: Float64Array;
 }
 
+/**
+ * PackedRecords as they cross threads: the text as UTF-8 bytes, so that every part is transferred.
+ * A string is copied out and in again on every thread it passes; the core's thread, which hands
+ * each batch from the reader to the writer, would allocate and collect a megabyte a batch.
+ */
+export interface PackedWire extends Omit<PackedRecords, 'text'> {
+  utf8: Uint8Array;
+}
+
+/** A batch the reader sent to the dataset worker over their own channel (batch-channel.ts). */
+export interface BatchRef {
+  key: number;
+}
+
 /** One batch of records as the service sent it, with the cursor that follows it. */
 export interface BatchWrite {
   datasetId: number;
@@ -64,7 +79,7 @@ export interface BatchWrite {
   fresh: boolean;
   pitId: string;
   stream: StreamName;
-  records: PackedRecords;
+  records: PackedRecords | PackedWire | BatchRef;
   after: unknown[] | null;
   /** Records the service has for the dataset. */
   total: number;
@@ -84,10 +99,11 @@ export interface BatchMeta {
   last: boolean;
 }
 
-/** A batch read by the batch reader: its records, packed, and what it says about the download. */
-export interface ReadBatch extends PackedRecords {
-  meta: BatchMeta;
-}
+/**
+ * A batch read by the batch reader: its records, packed (or, when the reader is connected to the
+ * dataset worker, the key they were sent there under), and what it says about the download.
+ */
+export type ReadBatch = (PackedWire | BatchRef) & { meta: BatchMeta };
 
 export interface BatchResult {
   state: DownloadState;
@@ -147,7 +163,12 @@ export interface WorkerOps {
    * `write` (batch-bytes.ts). Run by a worker of its own, the batch reader, so that reading one
    * batch and writing another use two threads. `batchSize` is what was asked for.
    */
-  read: { args: { bytes: ArrayBuffer; batchSize: number }; result: ReadBatch };
+  read: { args: { bytes: ArrayBuffer; batchSize: number; key: number }; result: ReadBatch };
+  /**
+   * Each end of the channel between the batch reader and the dataset worker (batch-channel.ts),
+   * sent to both before a download runs.
+   */
+  connect: { args: { port: MessagePort }; result: null };
   stop: {
     args: { ref: DatasetRef; state: 'paused' | 'failed'; message: string };
     result: DownloadState | null;

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import { getAddress } from 'viem';
 import type { RangeCondition } from '../../../../shared/api/common';
 import type { DatasetKey, DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
@@ -46,6 +47,8 @@ export class StatisticsDatasets {
   private readonly worker: DatasetWorkerClient;
   /** Parses downloaded batches on a thread of its own (batch-bytes.ts). */
   private readonly reader: DatasetWorkerClient;
+  /** Which starts of the reader and the worker share a channel (connectReader). */
+  private connected = '';
   private readonly runs = new Map<string, DownloadRun>();
   private usage: Usage;
   private readonly batchSize: number;
@@ -114,6 +117,7 @@ export class StatisticsDatasets {
     const running = this.runs.get(refKey(ref));
     if (running && !running.stopping()) return running.state();
     const point = await this.worker.call('begin', { ref, nowIso: this.now().toISOString() });
+    await this.connectReader();
     const run = new DownloadRun(
       {
         worker: this.worker,
@@ -193,6 +197,22 @@ export class StatisticsDatasets {
     await this.worker.call('clear', profileId === undefined ? {} : { profileId }).catch((error: unknown) => {
       console.error(`[copydesk core] clearing the downloaded datasets failed: ${(error as Error).message}`);
     });
+  }
+
+  /**
+   * Gives the batch reader and the dataset worker a channel of their own (batch-channel.ts), once
+   * for the workers running now: again only when either was started anew. Each worker handles
+   * its messages in order, so the channel is in place before any read or write sent after this.
+   */
+  private connectReader(): Promise<unknown> {
+    const stamp = `${this.reader.instance()}/${this.worker.instance()}`;
+    if (stamp === this.connected) return Promise.resolve();
+    this.connected = stamp;
+    const { port1, port2 } = new MessageChannel();
+    return Promise.all([
+      this.reader.call('connect', { port: port1 }, [port1]),
+      this.worker.call('connect', { port: port2 }, [port2]),
+    ]);
   }
 
   /** Stops the downloads (they resume when started again) and ends the worker. */

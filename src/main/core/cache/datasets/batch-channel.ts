@@ -1,0 +1,90 @@
+// The batch reader hands each packed batch straight to the dataset worker over a channel of their
+// own, and the core's thread passes only a reference (a key) with the write. Through the core's
+// thread, every batch (a megabyte and a half of buffers) was received and sent again there: the
+// buffers counted against that thread's memory until its next full garbage collection, which they
+// made frequent — a quarter of its time during a download (docs/core-cache.md, The worker).
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { CoreError } from '../../errors';
+import { fromWire } from './fields';
+import type { BatchRef, PackedRecords, PackedWire } from './protocol';
+
+interface Delivery {
+  key: number;
+  records: PackedWire;
+}
+
+/** The buffers a packed batch moves with (transferred, not copied). */
+export const wireBuffers = (records: PackedWire): ArrayBuffer[] => [
+  records.numbers.buffer as ArrayBuffer,
+  records.ends.buffer as ArrayBuffer,
+  records.utf8.buffer as ArrayBuffer,
+];
+
+/** The reader's end: sends a batch and answers its key, or answers the batch when unconnected. */
+export class BatchSender {
+  private port: MessagePort | null = null;
+
+  connect(port: MessagePort): void {
+    this.port?.close();
+    this.port = port;
+  }
+
+  send(key: number, records: PackedWire): PackedWire | BatchRef {
+    if (!this.port) return records;
+    const delivery: Delivery = { key, records };
+    this.port.postMessage(delivery, wireBuffers(records));
+    return { key };
+  }
+
+  close(): void {
+    this.port?.close();
+    this.port = null;
+  }
+}
+
+/** Batches delivered but not yet written (another end's, read ahead); a few at most. */
+const STASH_MAX = 8;
+
+/**
+ * The dataset worker's end. A batch is always on the channel before its write arrives: the reader
+ * posts it before it answers the core, and a post lands in the receiving queue at once; so it is
+ * taken synchronously (receiveMessageOnPort), in the write's own turn.
+ */
+export class BatchReceiver {
+  private port: MessagePort | null = null;
+  private readonly stash = new Map<number, PackedWire>();
+
+  connect(port: MessagePort): void {
+    this.port?.close();
+    this.port = port;
+    this.stash.clear();
+  }
+
+  /** The records a write names: given inline, or delivered on the channel under their key. */
+  take(records: PackedRecords | PackedWire | BatchRef): PackedRecords {
+    if (!('key' in records)) return fromWire(records);
+    const { key } = records;
+    const stashed = this.stash.get(key);
+    if (stashed) {
+      this.stash.delete(key);
+      return fromWire(stashed);
+    }
+    for (let message = this.receive(); message; message = this.receive()) {
+      const delivery = message.message as Delivery;
+      if (delivery.key === key) return fromWire(delivery.records);
+      this.stash.set(delivery.key, delivery.records);
+      if (this.stash.size > STASH_MAX) this.stash.delete(this.stash.keys().next().value as number);
+    }
+    throw new CoreError('INTERNAL', `Batch ${key} of the download never reached the dataset worker.`);
+  }
+
+  close(): void {
+    this.port?.close();
+    this.port = null;
+    this.stash.clear();
+  }
+
+  private receive(): { message: unknown } | undefined {
+    return this.port ? receiveMessageOnPort(this.port) : undefined;
+  }
+}
