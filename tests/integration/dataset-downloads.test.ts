@@ -85,10 +85,10 @@ function core(
     ...(options.dir && { dir: options.dir }),
     wrapClient: (client) => {
       const wrapped = Object.create(client) as ServiceClient;
-      wrapped.searchAfterBytes = async (body = {}) => {
+      wrapped.searchAfterVia = async (body, transport) => {
         calls.push(body);
         await before(calls.length, body);
-        return client.searchAfterBytes(body);
+        return client.searchAfterVia(body, transport);
       };
       return wrapped;
     },

@@ -2,6 +2,7 @@
 // SIGKILL in the middle (tests/integration/dataset-downloads.test.ts). Arguments: a JSON object
 // {url, apiKey, datasetsPath, protocol, window, batchSize}. Prints one line per batch written.
 import { StatisticsDatasets } from '../../src/main/core/cache/datasets/statistics-datasets';
+import type { SearchAfterSource } from '../../src/main/core/cache/datasets/download-run';
 import { ServiceClient } from '../../src/main/core/client/service-client';
 import { staticCredentials } from '../../src/main/core/client/credentials';
 import {
@@ -32,10 +33,10 @@ const profile: ServiceProfile = {
   graphqlNamespace: DEFAULT_GRAPHQL_NAMESPACE,
 };
 const client = new ServiceClient(profile, { credentials: staticCredentials({ apiKey: args.apiKey }) });
-const slow = {
-  searchAfterBytes: async (body: Parameters<ServiceClient['searchAfterBytes']>[0]) => {
+const slow: SearchAfterSource = {
+  searchAfterVia: async (body, transport) => {
     await new Promise((resolve) => setTimeout(resolve, args.delayMs));
-    return client.searchAfterBytes(body);
+    return client.searchAfterVia(body, transport);
   },
 };
 const datasets = new StatisticsDatasets(args.datasetsPath, {

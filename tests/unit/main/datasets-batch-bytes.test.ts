@@ -12,6 +12,8 @@ import {
   unpackRows,
 } from '../../../src/main/core/cache/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';
+import { ServiceRequestError, type HttpRequest } from '../../../src/main/core/client/http';
+import { fakeSearchAfter } from '../../support/fake-search-after';
 import { BatchReceiver } from '../../../src/main/core/cache/datasets/batch-channel';
 import { MessageChannel } from 'node:worker_threads';
 
@@ -79,37 +81,53 @@ describe('readBatchBytes', () => {
   });
 });
 
+/** A reader's fetchRead of `answerText` served by a real HTTP endpoint. */
+async function fetchRead(
+  reader: BatchReaderHost,
+  answerText: string | { status: number; text: string },
+  key: number,
+  batchSize = 10,
+) {
+  const fake = await fakeSearchAfter(() => answerText);
+  try {
+    let request: HttpRequest | undefined;
+    await fake.source.searchAfterVia({ size: batchSize }, async (r) => (request = r));
+    return (await reader.handle('fetchRead', { request: request as HttpRequest, batchSize, key })).value;
+  } finally {
+    await fake.close();
+  }
+}
+
 describe('the batch reader', () => {
-  it('answers read with the packed batch and its meta when it has no channel, and nothing else', () => {
+  it('fetches, and answers the packed batch and its meta when it has no channel, and nothing else', async () => {
     const reader = new BatchReaderHost();
-    const { value, usage } = reader.handle('read', {
-      bytes: bytesOf(answer(5, ['id0004'])),
-      batchSize: 10,
-      key: 1,
-    });
+    const value = await fetchRead(reader, JSON.stringify(answer(5, ['id0004'])), 1);
     expect(value.meta).toEqual({ pitId: 'pit-1', after: ['id0004'], total: 40, count: 5, last: true });
     expect('key' in value).toBe(false);
     expect(value).toMatchObject({ count: 5, ends: { length: 15 } });
-    expect(usage).toBeNull();
     expect(() => reader.handle('list', { profileId: 'p' })).toThrow(/does not know the operation list/);
   });
 
-  it('sends batches over its channel once connected; the receiver takes each by its key, in any order', () => {
+  it('fails with the service’s own error, status and Retry-After kept, for the core to retry', async () => {
+    const reader = new BatchReaderHost();
+    const refused = fetchRead(
+      reader,
+      { status: 429, text: '{"code":"RATE_LIMITED","message":"slow down"}' },
+      1,
+    );
+    await expect(refused).rejects.toSatisfy(
+      (e: unknown) => e instanceof ServiceRequestError && e.status === 429 && /slow down/.test(e.message),
+    );
+  });
+
+  it('sends batches over its channel once connected; the receiver takes each by its key, in any order', async () => {
     const reader = new BatchReaderHost();
     const receiver = new BatchReceiver();
     const { port1, port2 } = new MessageChannel();
     reader.handle('connect', { port: port1 });
     receiver.connect(port2);
-    const first = reader.handle('read', {
-      bytes: bytesOf(answer(3, ['id0002'])),
-      batchSize: 3,
-      key: 7,
-    }).value;
-    const second = reader.handle('read', {
-      bytes: bytesOf(answer(2, ['id0001'])),
-      batchSize: 3,
-      key: 8,
-    }).value;
+    const first = await fetchRead(reader, JSON.stringify(answer(3, ['id0002'])), 7, 3);
+    const second = await fetchRead(reader, JSON.stringify(answer(2, ['id0001'])), 8, 3);
     expect(first).toEqual({ key: 7, meta: expect.objectContaining({ count: 3 }) });
     expect(second).toMatchObject({ key: 8 });
     // The second end's batch is written first: the first waits aside until its write comes.

@@ -8,6 +8,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StatisticsDatasets } from '../../../src/main/core/cache/datasets/statistics-datasets';
 import { CoreError } from '../../../src/main/core/errors';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
+import { fakeSearchAfter, type FakeSearchAfter } from '../../support/fake-search-after';
+import { ServiceClient } from '../../../src/main/core/client/service-client';
+import { staticCredentials } from '../../../src/main/core/client/credentials';
+import {
+  DEFAULT_GRAPHQL_NAMESPACE,
+  DEFAULT_SERVICE_NAME,
+  DEFAULT_VENUE,
+  type ServiceProfile,
+} from '../../../src/shared/profile';
+
+const profileOf = (baseUrl: string): ServiceProfile => ({
+  id: 'fake',
+  name: 'Fake',
+  kind: 'remote',
+  baseUrl,
+  serviceName: DEFAULT_SERVICE_NAME,
+  venue: DEFAULT_VENUE,
+  graphqlNamespace: DEFAULT_GRAPHQL_NAMESPACE,
+});
 
 const dirs: string[] = [];
 const open = () => {
@@ -15,8 +34,10 @@ const open = () => {
   dirs.push(dir);
   return new StatisticsDatasets(join(dir, 'datasets.db'));
 };
-afterEach(() => {
+const fakes: FakeSearchAfter[] = [];
+afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
 /** The worker thread of a StatisticsDatasets (private: reached into for these tests only). */
@@ -68,8 +89,14 @@ describe('the dataset worker', () => {
   });
 });
 
-/** A search-after endpoint over `ids` (one pit), answering like a deployment that ends with null. */
-function fakeService(count: number) {
+/**
+ * A search-after endpoint over `ids` (one pit), answering like a deployment that ends with null;
+ * `fault(call)` answers a call otherwise (text cut short, an error status).
+ */
+async function fakeService(
+  count: number,
+  fault: (call: number) => string | { status: number; text: string } | undefined = () => undefined,
+) {
   const ids = Array.from({ length: count }, (_, i) => `id${String(i).padStart(3, '0')}`);
   const record = (id: string) => ({
     ...Object.fromEntries(STATISTIC_NUMERIC_FIELDS.map((f) => [f, 1])),
@@ -84,33 +111,33 @@ function fakeService(count: number) {
     indexTokens: [],
   });
   const calls: { sort: string; after: unknown }[] = [];
-  const source = {
-    searchAfterBytes: async (body: {
-      size?: number;
-      sort?: Record<string, string>[];
-      searchAfter?: unknown[];
-    }) => {
-      const desc = body.sort?.[0]?.id === 'desc';
-      const order = desc ? [...ids].reverse() : ids;
-      const after = body.searchAfter?.[0] as string | undefined;
-      calls.push({ sort: desc ? 'desc' : 'asc', after });
-      const from = after === undefined ? 0 : order.indexOf(after) + 1;
-      const data = order.slice(from, from + (body.size ?? 20)).map(record);
-      const exhausted = from + data.length >= order.length;
-      const answer = {
-        data,
-        meta: {
-          total: count,
-          totalPages: 1,
-          pitId: 'pit',
-          // This deployment answers null once the data is exhausted (decisions.md allows it).
-          searchAfter: exhausted ? null : [data.at(-1)?.id ?? null],
-        },
-      };
-      return new TextEncoder().encode(JSON.stringify(answer)).buffer;
-    },
-  };
-  return { source, calls };
+  const fake = await fakeSearchAfter((body) => {
+    const faulty = fault(calls.length + 1);
+    if (faulty !== undefined) {
+      calls.push({ sort: 'fault', after: undefined });
+      return faulty;
+    }
+    const desc = body.sort?.[0]?.id === 'desc';
+    const order = desc ? [...ids].reverse() : ids;
+    const after = body.searchAfter?.[0] as string | undefined;
+    calls.push({ sort: desc ? 'desc' : 'asc', after });
+    const from = after === undefined ? 0 : order.indexOf(after) + 1;
+    const data = order.slice(from, from + (body.size ?? 20)).map(record);
+    const exhausted = from + data.length >= order.length;
+    const answer = {
+      data,
+      meta: {
+        total: count,
+        totalPages: 1,
+        pitId: 'pit',
+        // This deployment answers null once the data is exhausted (decisions.md allows it).
+        searchAfter: exhausted ? null : [data.at(-1)?.id ?? null],
+      },
+    };
+    return JSON.stringify(answer);
+  });
+  fakes.push(fake);
+  return { source: fake.source, baseUrl: fake.baseUrl, calls };
 }
 
 describe('a download against a deployment that ends its cursor with null', () => {
@@ -120,7 +147,7 @@ describe('a download against a deployment that ends its cursor with null', () =>
       dirs.push(dir);
       // 40 records in batches of 10: every batch is full, the last one answers searchAfter null.
       const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends });
-      const { source, calls } = fakeService(40);
+      const { source, calls } = await fakeService(40);
       const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
       await datasets.start(
         'p',
@@ -140,17 +167,11 @@ describe('a download whose service sends a batch that is not JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
     dirs.push(dir);
     const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends: 1 });
-    const { source } = fakeService(40);
-    let call = 0;
     let broken = true;
-    const flaky = {
-      searchAfterBytes: async (body: Parameters<typeof source.searchAfterBytes>[0]) => {
-        call += 1;
-        // The third batch arrives cut short, while the second one is being written.
-        if (broken && call === 3) return new TextEncoder().encode('{"data": [{"id": "id02').buffer;
-        return source.searchAfterBytes(body);
-      },
-    };
+    // The third batch arrives cut short, while the second one is being written.
+    const { source: flaky } = await fakeService(40, (call) =>
+      broken && call === 3 ? '{"data": [{"id": "id02' : undefined,
+    );
     const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
     await datasets.start(
       'p',
@@ -169,6 +190,31 @@ describe('a download whose service sends a batch that is not JSON', () => {
       () => undefined,
     );
     expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+    await datasets.close();
+  });
+});
+
+describe('a download through the service client', () => {
+  it('retries a batch the service refused with 429: the reader hands back its status', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
+    dirs.push(dir);
+    const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends: 1 });
+    const { baseUrl, calls } = await fakeService(40, (call) =>
+      call === 2 ? { status: 429, text: '{"code":"RATE_LIMITED","message":"slow down"}' } : undefined,
+    );
+    const client = new ServiceClient(
+      { ...profileOf(baseUrl) },
+      { credentials: staticCredentials({ apiKey: 'key' }), sleep: async () => undefined },
+    );
+    const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
+    await datasets.start(
+      'p',
+      key,
+      async () => client,
+      () => undefined,
+    );
+    expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+    expect(calls.map((c) => c.sort)).toEqual(['asc', 'fault', 'asc', 'asc', 'asc']);
     await datasets.close();
   });
 });

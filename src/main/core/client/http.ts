@@ -46,12 +46,42 @@ export async function requestJson<S extends z.ZodType>(
 }
 
 /**
+ * A request as plain data: built where the credentials are (the core's thread) and sent from
+ * wherever its answer is wanted — a bulk download's batches are fetched by the batch reader, on
+ * its own thread, so that their megabytes never touch the core's (docs/core-cache.md).
+ */
+export interface HttpRequest {
+  baseUrl: string;
+  url: string;
+  method: RequestSpec['method'];
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/** The plain request of `spec` to the deployment of `options`. */
+export function httpRequest(options: HttpOptions, spec: RequestSpec): HttpRequest {
+  return {
+    baseUrl: options.baseUrl,
+    url: new URL(spec.path, options.baseUrl).toString(),
+    method: spec.method,
+    headers: {
+      accept: 'application/json',
+      ...(spec.body !== undefined && { 'content-type': 'application/json' }),
+      ...spec.headers,
+    },
+    ...(spec.body !== undefined && { body: JSON.stringify(spec.body) }),
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+/**
  * requestJson without the parse: a 2xx answer's body comes back as bytes, for a caller that
- * parses and checks it elsewhere (bulk downloads do it on the dataset worker, with checkAnswer).
+ * parses and checks it elsewhere (bulk downloads do it on the batch reader, with checkAnswer).
  * Failures are the same ServiceRequestErrors.
  */
-export async function requestBytes(options: HttpOptions, spec: RequestSpec): Promise<ArrayBuffer> {
-  const response = await send(options, spec);
+export async function fetchBytes(request: HttpRequest, doFetch: typeof fetch = fetch): Promise<ArrayBuffer> {
+  const response = await sendRequest(request, doFetch);
   if (!response.ok) throw answerError(response, parseJson(await response.text()));
   return response.arrayBuffer();
 }
@@ -74,22 +104,19 @@ export function checkAnswer<S extends z.ZodType>(
   return parsed.data;
 }
 
-async function send(options: HttpOptions, spec: RequestSpec): Promise<Response> {
-  const url = new URL(spec.path, options.baseUrl).toString();
-  const doFetch = options.fetch ?? fetch;
+const send = (options: HttpOptions, spec: RequestSpec): Promise<Response> =>
+  sendRequest(httpRequest(options, spec), options.fetch ?? fetch);
+
+async function sendRequest(request: HttpRequest, doFetch: typeof fetch): Promise<Response> {
   try {
-    return await doFetch(url, {
-      method: spec.method,
-      headers: {
-        accept: 'application/json',
-        ...(spec.body !== undefined && { 'content-type': 'application/json' }),
-        ...spec.headers,
-      },
-      ...(spec.body !== undefined && { body: JSON.stringify(spec.body) }),
-      signal: AbortSignal.timeout(options.timeoutMs),
+    return await doFetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined && { body: request.body }),
+      signal: AbortSignal.timeout(request.timeoutMs),
     });
   } catch (error) {
-    throw networkError(options, error);
+    throw networkError(request, error);
   }
 }
 
@@ -102,7 +129,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function networkError(options: HttpOptions, error: unknown): ServiceRequestError {
+function networkError(
+  options: Pick<HttpRequest, 'baseUrl' | 'timeoutMs'>,
+  error: unknown,
+): ServiceRequestError {
   const name = (error as Error)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
     return new ServiceRequestError(

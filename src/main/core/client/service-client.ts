@@ -80,7 +80,15 @@ import {
 import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
-import { requestBytes, requestJson, ServiceRequestError, type HttpOptions, type RequestSpec } from './http';
+import {
+  fetchBytes,
+  httpRequest,
+  requestJson,
+  ServiceRequestError,
+  type HttpOptions,
+  type HttpRequest,
+  type RequestSpec,
+} from './http';
 import { DEFAULT_RETRY_POLICY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry';
 
 /** How long one call may take before the terminal says the service did not answer. */
@@ -259,7 +267,19 @@ export class ServiceClient {
    * keeps the core's thread free for the UI and the next request.
    */
   async searchAfterBytes(body: SearchAfterRequestInput = {}): Promise<ArrayBuffer> {
-    return this.exchange(SEARCH_AFTER_CALL(body), (spec) => requestBytes(this.http, spec));
+    return this.searchAfterVia(body, (request) => fetchBytes(request, this.http.fetch));
+  }
+
+  /**
+   * search-after with the HTTP exchange itself done by `transport`: a bulk download has the
+   * batch reader fetch and parse each batch on its own thread. Credentials, retries and re-login
+   * stay here, as for every call.
+   */
+  async searchAfterVia<T>(
+    body: SearchAfterRequestInput,
+    transport: (request: HttpRequest) => Promise<T>,
+  ): Promise<T> {
+    return this.exchange(SEARCH_AFTER_CALL(body), (spec) => transport(httpRequest(this.http, spec)));
   }
 
   /** `POST /public/position/statistic-<venue>/pnl-statistics`: daily series keyed by account. */

@@ -1,13 +1,13 @@
-// A search-after answer as the service sent it (bytes), read by the batch reader (a worker thread
-// of its own): decoded, parsed, checked against the API contract and packed for the store. The
-// core's thread only moves bytes, and the dataset worker only writes (docs/core-cache.md, The
-// worker).
+// A search-after batch fetched by the batch reader (a worker thread of its own) with the request
+// the core's service client built, and its answer decoded, parsed, checked against the API
+// contract and packed for the store. The core's thread only builds requests and hands keys on,
+// and the dataset worker only writes (docs/core-cache.md, The worker).
 import {
   SEARCH_AFTER_PATH,
   searchAfterResponseSchema,
   type SearchAfterResponse,
 } from '../../../../shared/api/statistics';
-import { checkAnswer } from '../../client/http';
+import { checkAnswer, fetchBytes } from '../../client/http';
 import { CoreError } from '../../errors';
 import { packRecords, toWire } from './fields';
 import { recordsFit } from './record-check';
@@ -74,19 +74,25 @@ export class BatchReaderHost implements WorkerHost {
   handle<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
-  ): { value: WorkerOps[O]['result']; usage: null } {
+  ):
+    { value: WorkerOps[O]['result']; usage: null } | Promise<{ value: WorkerOps[O]['result']; usage: null }> {
     type Result = WorkerOps[O]['result'];
     if (op === 'close') return { value: null as Result, usage: null };
     if (op === 'connect') {
       this.sender.connect((args as WorkerOps['connect']['args']).port);
       return { value: null as Result, usage: null };
     }
-    if (op !== 'read')
+    if (op !== 'fetchRead')
       throw new CoreError('INTERNAL', `The batch reader does not know the operation ${String(op)}.`);
-    const { bytes, batchSize, key } = args as WorkerOps['read']['args'];
-    const { meta, ...records } = readBatchBytes(bytes, batchSize);
-    const batch: ReadBatch = { ...this.sender.send(key, records), meta };
-    return { value: batch as Result, usage: null };
+    return this.fetchRead(args as WorkerOps['fetchRead']['args']).then((batch) => ({
+      value: batch as Result,
+      usage: null,
+    }));
+  }
+
+  private async fetchRead({ request, batchSize, key }: WorkerOps['fetchRead']['args']): Promise<ReadBatch> {
+    const { meta, ...records } = readBatchBytes(await fetchBytes(request), batchSize);
+    return { ...this.sender.send(key, records), meta };
   }
 
   close(): void {

@@ -3,7 +3,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
 import { CoreError } from '../../errors';
-import type { Usage, WorkerData, WorkerOp, WorkerOps, WorkerRequest, WorkerResponse } from './protocol';
+import { ServiceRequestError } from '../../client/http';
+import type {
+  Usage,
+  WorkerData,
+  WorkerError,
+  WorkerOp,
+  WorkerOps,
+  WorkerRequest,
+  WorkerResponse,
+} from './protocol';
 
 /**
  * How to start the worker: the built `dataset-worker.js` beside this bundle when there is one
@@ -113,7 +122,7 @@ export class DatasetWorkerClient {
       if (this.pending.size === 0 && !this.closed) worker.unref();
       if (response.usage) this.onUsage(response.usage);
       if (response.ok) waiting.resolve(response.value);
-      else waiting.reject(new CoreError(response.error.code, response.error.message));
+      else waiting.reject(errorOf(response.error));
     });
     worker.on('error', (error) => this.lost(worker, `The dataset worker failed: ${error.message}`));
     worker.on('exit', (code) =>
@@ -134,6 +143,13 @@ export class DatasetWorkerClient {
     this.pending.clear();
     for (const w of waiting) w.reject(new CoreError('INTERNAL', message));
   }
+}
+
+/** A worker's failure as the error it was there: a service's answer stays a ServiceRequestError. */
+function errorOf({ code, message, service }: WorkerError): CoreError {
+  return service
+    ? new ServiceRequestError(code, message, service.status, service.retryAfterMs)
+    : new CoreError(code, message);
 }
 
 // Unref'd: the worker, held open while closing, keeps the process alive; a timer must not.

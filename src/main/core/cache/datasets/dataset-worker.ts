@@ -5,7 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError } from '../../errors';
 import { BatchReaderHost } from './batch-bytes';
 import { DatasetHost } from './dataset-host';
-import type { WorkerData, WorkerHost, WorkerRequest, WorkerResponse } from './protocol';
+import type { WorkerData, WorkerError, WorkerHost, WorkerRequest, WorkerResponse } from './protocol';
+import { ServiceRequestError } from '../../client/http';
 
 const port = parentPort;
 if (!port) throw new Error('dataset-worker.ts runs as a worker thread, started by StatisticsDatasets');
@@ -15,27 +16,48 @@ const { path } = workerData as WorkerData;
 const host: WorkerHost = path === null ? new BatchReaderHost() : new DatasetHost(path);
 
 port.on('message', (message: WorkerRequest) => {
-  let response: WorkerResponse;
+  type Handled = Awaited<ReturnType<WorkerHost['handle']>>;
+  const success = ({ value, usage }: Handled): WorkerResponse => ({ id: message.id, ok: true, value, usage });
+  const failure = (error: unknown): WorkerResponse => ({
+    id: message.id,
+    ok: false,
+    error: workerError(error),
+    usage: null,
+  });
+  let handled: Handled | Promise<Handled>;
   try {
-    const { value, usage } = host.handle(message.op, message.args);
-    response = { id: message.id, ok: true, value, usage };
+    handled = host.handle(message.op, message.args);
   } catch (error) {
-    response = {
-      id: message.id,
-      ok: false,
-      error:
-        error instanceof CoreError
-          ? { code: error.code, message: error.message }
-          : { code: 'INTERNAL', message: `The dataset store failed: ${(error as Error).message}` },
-      usage: null,
-    };
+    answer(message, failure(error));
+    return;
   }
-  port.postMessage(response, response.ok ? transferables(response.value) : []);
+  // The dataset worker answers at once, in order; the batch reader's fetches answer when they end.
+  if (handled instanceof Promise)
+    handled.then(
+      (h) => answer(message, success(h)),
+      (e) => answer(message, failure(e)),
+    );
+  else answer(message, success(handled));
+});
+
+function answer(message: WorkerRequest, response: WorkerResponse): void {
+  port!.postMessage(response, response.ok ? transferables(response.value) : []);
   if (message.op === 'close') {
     host.close();
-    port.close();
+    port!.close();
   }
-});
+}
+
+function workerError(error: unknown): WorkerError {
+  if (error instanceof ServiceRequestError)
+    return {
+      code: error.code,
+      message: error.message,
+      service: { status: error.status, retryAfterMs: error.retryAfterMs },
+    };
+  if (error instanceof CoreError) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: `The dataset store failed: ${(error as Error).message}` };
+}
 
 /** The buffers of the typed arrays at the top of an answer (a page's, a read batch's): moved, not copied. */
 function transferables(value: unknown): ArrayBuffer[] {

@@ -1,16 +1,21 @@
 import type { SearchAfterRequestInput } from '../../../../shared/api/statistics';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
+import type { HttpRequest } from '../../client/http';
 import { CoreError } from '../../errors';
 import { wireBuffers } from './batch-channel';
 import type { DatasetWorkerClient } from './dataset-worker-client';
 import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';
 
 /**
- * What a download reads from: the profile's service client (search-after takes an API key). The
- * answers stay bytes: the batch reader parses and checks them (batch-bytes.ts).
+ * What a download reads from: the profile's service client (search-after takes an API key). It
+ * builds each request with its credentials and runs its retries and re-login; the batch reader
+ * sends the request and parses the answer (batch-bytes.ts).
  */
 export interface SearchAfterSource {
-  searchAfterBytes(body: SearchAfterRequestInput): Promise<ArrayBuffer>;
+  searchAfterVia<T>(
+    body: SearchAfterRequestInput,
+    transport: (request: HttpRequest) => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface DownloadRunOptions {
@@ -126,9 +131,7 @@ export class DownloadRun {
   private async walk(source: SearchAfterSource): Promise<void> {
     if (this.pitId === null) {
       // A new generation: its first batch opens the point in time.
-      const bytes = await source.searchAfterBytes(this.body('asc', null, null));
-      if (this.stop) return;
-      const batch = await this.read(bytes);
+      const batch = await this.fetchRead(source, this.body('asc', null, null));
       if (this.stop) return;
       const result = await this.write('asc', batch, true);
       if (!result.stale) {
@@ -165,8 +168,7 @@ export class DownloadRun {
     let writing: Promise<BatchResult> | null = null;
     try {
       while (this.stop === null) {
-        const bytes = await source.searchAfterBytes(this.body(end, this.pitId, after));
-        const reading = this.read(bytes);
+        const reading = this.fetchRead(source, this.body(end, this.pitId, after));
         // Awaited below, after the previous write: a failure meanwhile must not count as unhandled.
         reading.catch(() => undefined);
         if (writing) {
@@ -195,12 +197,11 @@ export class DownloadRun {
     };
   }
 
-  /** Moves a batch's bytes to the reader, which parses, checks and packs them. */
-  private async read(bytes: ArrayBuffer): Promise<ReadBatch> {
-    const batch = await this.options.reader.call(
-      'read',
-      { bytes, batchSize: this.options.batchSize, key: nextBatchKey++ },
-      [bytes],
+  /** Has the reader fetch a batch with the source's request, and parse, check and pack it. */
+  private async fetchRead(source: SearchAfterSource, body: SearchAfterRequestInput): Promise<ReadBatch> {
+    const { reader, batchSize } = this.options;
+    const batch = await source.searchAfterVia(body, (request) =>
+      reader.call('fetchRead', { request, batchSize, key: nextBatchKey++ }),
     );
     this.pitId = batch.meta.pitId;
     return batch;

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { HttpRequest } from '../../client/http';
 import type { RangeCondition } from '../../../../shared/api/common';
 import type { AppErrorCode } from '../../../../shared/result';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
@@ -159,11 +160,13 @@ export interface WorkerOps {
   begin: { args: { ref: DatasetRef; nowIso: string }; result: ResumePoint };
   write: { args: BatchWrite; result: BatchResult };
   /**
-   * A batch's search-after answer, as the service sent it: parsed, checked and packed for
-   * `write` (batch-bytes.ts). Run by a worker of its own, the batch reader, so that reading one
-   * batch and writing another use two threads. `batchSize` is what was asked for.
+   * Fetches one search-after batch (the request built by the core's service client, with its
+   * credentials) and parses, checks and packs the answer for `write` (batch-bytes.ts). Run by a
+   * worker of its own, the batch reader, so that reading one batch and writing another use two
+   * threads and the answers' megabytes never touch the core's thread. `batchSize` is what was
+   * asked for.
    */
-  read: { args: { bytes: ArrayBuffer; batchSize: number; key: number }; result: ReadBatch };
+  fetchRead: { args: { request: HttpRequest; batchSize: number; key: number }; result: ReadBatch };
   /**
    * Each end of the channel between the batch reader and the dataset worker (batch-channel.ts),
    * sent to both before a download runs.
@@ -188,18 +191,31 @@ export interface WorkerRequest<O extends WorkerOp = WorkerOp> {
 
 export type WorkerResponse =
   | { id: number; ok: true; value: unknown; usage: Usage | null }
-  | { id: number; ok: false; error: { code: AppErrorCode; message: string }; usage: Usage | null };
+  | { id: number; ok: false; error: WorkerError; usage: Usage | null };
+
+/**
+ * A failure as it crosses back: a service's answer (a ServiceRequestError, fetched by the batch
+ * reader) keeps its status and Retry-After, so that the core retries and logs in again as for
+ * any call.
+ */
+export interface WorkerError {
+  code: AppErrorCode;
+  message: string;
+  service?: { status: number | null; retryAfterMs: number | null };
+}
 
 /** What the worker is started with: the datasets' file, or null for a batch reader (no file). */
 export interface WorkerData {
   path: string | null;
 }
 
-/** What a worker thread runs its messages through (DatasetHost, or BatchReaderHost). */
+/** What a worker thread runs its messages through (DatasetHost, or BatchReaderHost: it may wait). */
 export interface WorkerHost {
   handle<O extends WorkerOp>(
     op: O,
     args: WorkerOps[O]['args'],
-  ): { value: WorkerOps[O]['result']; usage: Usage | null };
+  ):
+    | { value: WorkerOps[O]['result']; usage: Usage | null }
+    | Promise<{ value: WorkerOps[O]['result']; usage: Usage | null }>;
   close(): void;
 }
