@@ -3,6 +3,7 @@ import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
 import { STATISTIC_NUMERIC_COLUMNS, statisticInsertSql } from '../../src/service/statistics/writer';
+import { storeGenerationJson } from '../../src/service/statistics/stored-json';
 
 /**
  * What the synthetic statistic worlds of the benchmarks share (core-world for bench:core,
@@ -33,9 +34,13 @@ export function plausibleRanks(random: SeededRandom): number[] {
   return RANKING_KEYS.map(() => Math.round(random.between(0, 100) * 100) / 100);
 }
 
-/** Marks the records written as statistics generation 1 (their gen_from). */
+/**
+ * Marks the records written as statistics generation 1 (their gen_from), and stores their JSON
+ * as `writeGeneration` would: search-after reads it.
+ */
 export function markGenerationOne(db: ServiceDb): void {
   db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics_generation', '1')").run();
+  storeGenerationJson(db, 1);
 }
 
 function plausibleValue(random: SeededRandom, field: string, nulls: boolean): number | null {

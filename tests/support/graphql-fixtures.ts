@@ -4,6 +4,7 @@ import type { GraphqlQueryName } from '../../src/shared/api/graphql';
 import { STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
 import type { ServiceDb } from '../../src/service/store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../../src/service/store/positions';
+import { storeAllStatisticJson } from '../../src/service/statistics/stored-json';
 
 /** The tests' epoch: every time below is an offset from it. */
 export const T0 = Date.parse('2026-03-01T00:00:00.000Z');
@@ -149,6 +150,8 @@ export function insertStatistics(db: ServiceDb, fixtures: StatisticFixture[]): v
       ...numeric.map((n) => numbers[n] ?? null),
     );
   }
+  // As writeGeneration does: search-after reads each row's stored JSON.
+  storeAllStatisticJson(db);
 }
 
 /** Every field of each item type, as a selection. */

@@ -9,6 +9,7 @@ import {
   statisticId,
   statisticInsertSql,
 } from '../../src/service/statistics/writer';
+import { storeGenerationJson } from '../../src/service/statistics/stored-json';
 import { NULLABLE_STATISTICS } from '../../src/service/graphql/schema';
 
 /** Fields that are counts (integers ≥ 0). */
@@ -45,6 +46,7 @@ export function replacePopulation(
   const insert = db.prepare(statisticInsertSql());
   db.transaction(() => {
     db.prepare('DELETE FROM statistics WHERE protocol = ? AND type = ?').run(protocol, window);
+    db.prepare('DELETE FROM statistic_json WHERE protocol = ? AND type = ?').run(protocol, window);
     records.forEach((r, i) => {
       const at = 1_700_000_000_000 + random.int(0, 3) * 86_400_000;
       insert.run(
@@ -64,5 +66,7 @@ export function replacePopulation(
         at,
       );
     });
+    // As writeGeneration does: search-after reads each row's stored JSON.
+    storeGenerationJson(db, gen);
   })();
 }

@@ -5,7 +5,7 @@ import { ServiceError } from '../http/errors';
 import { coerce, compileConditions, fieldSpec, type Condition } from '../store/conditions';
 import { statisticFields, type FieldSpec } from '../store/fields';
 import { VISIBLE_AT_GENERATION, currentGeneration } from '../store/statistics';
-import { statisticJsonSql } from './json-rows';
+import { deleteRetiredStatisticJson, pageWithStoredJson } from './stored-json';
 
 /** A point in time lives 5 minutes after its last use (decisions.md). */
 export const PIT_TTL_MS = 5 * 60_000;
@@ -39,31 +39,33 @@ export interface SearchAfterBatch {
  * `id` never overlaps or skips.
  *
  * Bulk downloads walk whole populations through here (docs/core-cache.md), so each batch must
- * cost little: SQLite renders the records as JSON (as the filters do, equal to `statisticToWire`),
- * the route copies them once into the answer's bytes, and the total is counted once per pit and
- * conditions, since what a pit sees never changes (docs/service.md, search-after).
+ * cost little: each record's JSON was stored when it was written (stored-json.ts, equal to
+ * `statisticToWire`), the route copies them once into the answer's bytes, and the total is
+ * counted once per pit and conditions, since what a pit sees never changes (docs/service.md,
+ * search-after).
  */
 export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: number): SearchAfterBatch {
   expireOldPits(db, nowMs);
   const { pitId, generation } = input.pitId ? usePit(db, input.pitId, nowMs) : openPit(db, nowMs);
   const terms = sortTerms(input.sort);
   const where = compileConditions(statisticFields, input.conditions, 'queries');
-  const filter = `FROM statistics WHERE ${VISIBLE_AT_GENERATION} AND ${where.sql}`;
+  const filter = `WHERE ${VISIBLE_AT_GENERATION} AND ${where.sql}`;
   const params: unknown[] = [generation, generation, ...where.params];
   const total = pitTotal(
     db,
     `${pitId}|${where.sql}|${JSON.stringify(where.params)}`,
-    () => prepareCached(db, `SELECT COUNT(*) ${filter}`, 'pluck').get(...params) as number,
+    () => prepareCached(db, `SELECT COUNT(*) FROM statistics ${filter}`, 'pluck').get(...params) as number,
   );
   const after = input.searchAfter ? keyset(terms, input.searchAfter) : { sql: '1', params: [] };
-  const order = terms.map((t) => `${t.expr} ${t.desc ? 'DESC' : 'ASC'}`).join(', ');
-  // Raw rows: the JSON text, then the sort values (the cursor). Only this module prepares this
-  // SQL text, so setting the cached statement's mode changes no other caller's statement.
-  const rows = prepareCached(
-    db,
-    `SELECT ${statisticJsonSql(false)} AS j, ${terms.map((t) => t.expr).join(', ')}
-     ${filter} AND (${after.sql}) ORDER BY ${order} LIMIT ?`,
-  )
+  // The page's keys and sort values (the cursor), then each record's stored JSON. Raw rows: only
+  // this module prepares this SQL text, so setting the cached statement's mode changes no other
+  // caller's statement.
+  const columns = terms.map((_, i) => `s${i}`);
+  const order = (names: readonly string[]) =>
+    terms.map((t, i) => `${names[i]} ${t.desc ? 'DESC' : 'ASC'}`).join(', ');
+  const page = `SELECT protocol, type, id, gen_from, ${terms.map((t, i) => `${t.expr} AS s${i}`).join(', ')}
+    FROM statistics ${filter} AND (${after.sql}) ORDER BY ${order(terms.map((t) => t.expr))} LIMIT ?`;
+  const rows = prepareCached(db, pageWithStoredJson(page, columns, order(columns)))
     .raw(true)
     .all(...params, ...after.params, input.size) as [string, ...unknown[]][];
   const last = rows.at(-1);
@@ -156,5 +158,6 @@ export function expireOldPits(db: ServiceDb, nowMs: number): void {
   prepareCached(db, 'DELETE FROM pits WHERE last_used_ms + ? <= ?').run(PIT_TTL_MS, nowMs);
   const oldest = prepareCached(db, 'SELECT MIN(generation) AS g FROM pits').get() as { g: number | null };
   const keepFrom = Math.min(oldest.g ?? Infinity, currentGeneration(db));
+  deleteRetiredStatisticJson(db, keepFrom);
   prepareCached(db, 'DELETE FROM statistics WHERE gen_to IS NOT NULL AND gen_to <= ?').run(keepFrom);
 }

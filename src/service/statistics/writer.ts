@@ -5,6 +5,7 @@ import type { Window } from '../analytics/windows';
 import type { ServiceDb } from '../store/database';
 import { currentGeneration } from '../store/statistics';
 import { expireOldPits } from './point-in-time';
+import { storeGenerationJson, storeStatisticJson } from './stored-json';
 import { prepareCached } from '../../node/sqlite';
 
 /** One computed record ready to store. */
@@ -55,7 +56,8 @@ export type Retire = 'all' | { protocol: string; type: Window }[] | { protocol: 
 /**
  * Replaces the current records that `retire` names with `records` as a new generation, in one
  * transaction: rows that a point in time still sees are retired, not deleted, so search-after
- * keeps its snapshot (decisions.md). Returns the new generation.
+ * keeps its snapshot (decisions.md). Each new row's API JSON is stored with it, for
+ * search-after (stored-json.ts). Returns the new generation.
  */
 export function writeGeneration(
   db: ServiceDb,
@@ -84,7 +86,11 @@ export function writeGeneration(
           nowMs,
         ),
       );
+      if (retire !== 'all') storeStatisticJson(db, { protocol: r.protocol, type: r.type, id, genFrom: next });
     }
+    // A recompute writes every row: one statement over the generation renders them faster than
+    // one per row (docs/service.md). A live update writes a few rows, which are rendered by key.
+    if (retire === 'all') storeGenerationJson(db, next);
     prepareCached(db, "UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(next));
     expireOldPits(db, nowMs);
     return next;

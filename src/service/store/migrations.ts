@@ -1,4 +1,5 @@
 import type { Migration } from '../../node/sqlite';
+import { STATISTIC_JSON_TABLE_SQL, storeAllStatisticJson } from '../statistics/stored-json';
 
 /** The local service's schema, one numbered step at a time. Never edit a released step: add one. */
 export const serviceMigrations: readonly Migration[] = [
@@ -442,6 +443,16 @@ export const serviceMigrations: readonly Migration[] = [
         CREATE INDEX copy_positions_open_token ON copy_positions(index_token) WHERE status = 'OPEN';
         CREATE INDEX activity_logs_user_seq ON activity_logs(user_id, seq);
       `);
+    },
+  },
+  {
+    version: 6,
+    name: 'stored statistic JSON',
+    up: (db) => {
+      // Each statistics row's API JSON, written with the row, so that search-after batches read
+      // it instead of rendering it (stored-json.ts); existing rows get theirs here.
+      db.exec(STATISTIC_JSON_TABLE_SQL);
+      storeAllStatisticJson(db);
     },
   },
 ];
