@@ -6,7 +6,6 @@ import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
 import {
   COLUMN_INDEX,
-  fromWire,
   packedText,
   packedTexts,
   unpackRows,
@@ -39,8 +38,7 @@ const bytesOf = (value: unknown): ArrayBuffer =>
 
 describe('readBatchBytes', () => {
   it('tells the cursor and packs the records of a full batch', () => {
-    const { meta, ...wire } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
-    const records = fromWire(wire);
+    const { meta, ...records } = readBatchBytes(bytesOf(answer(10, ['id0009'])), 10);
     expect(meta).toEqual({ pitId: 'pit-1', after: ['id0009'], total: 40, count: 10, last: false });
     expect(packedTexts(records, 'id')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).id));
     expect(packedTexts(records, 'account')).toEqual(Array.from({ length: 10 }, (_, i) => record(i).account));

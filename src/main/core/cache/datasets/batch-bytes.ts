@@ -9,15 +9,15 @@ import {
 } from '../../../../shared/api/statistics';
 import { checkAnswer, fetchBytes } from '../../client/http';
 import { CoreError } from '../../errors';
-import { packRecords, toWire } from './fields';
+import { packRecords } from './fields';
 import { recordsFit } from './record-check';
 import { BatchSender } from './batch-channel';
-import type { BatchMeta, PackedWire, ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './protocol';
+import type { BatchMeta, PackedRecords, ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './protocol';
 
 const decoder = new TextDecoder();
 
 /** The records and the cursor of one answer; `batchSize` is what was asked (a shorter batch is the last). */
-export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): PackedWire & { meta: BatchMeta } {
+export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): PackedRecords & { meta: BatchMeta } {
   let json: unknown;
   try {
     json = JSON.parse(decoder.decode(bytes));
@@ -30,7 +30,7 @@ export function readBatchBytes(bytes: ArrayBuffer, batchSize: number): PackedWir
   const answer = checkedAnswer(json);
   const { meta } = answer;
   return {
-    ...toWire(packRecords(answer.data)),
+    ...packRecords(answer.data),
     meta: {
       pitId: meta.pitId,
       after: meta.searchAfter,

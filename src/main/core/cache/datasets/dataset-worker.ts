@@ -63,9 +63,6 @@ function workerError(error: unknown): WorkerError {
 function transferables(value: unknown): ArrayBuffer[] {
   if (value === null || typeof value !== 'object') return [];
   return Object.values(value)
-    .filter(
-      (v): v is Float64Array | Uint32Array | Uint8Array =>
-        v instanceof Float64Array || v instanceof Uint32Array || v instanceof Uint8Array,
-    )
+    .filter((v): v is Float64Array | Uint32Array => v instanceof Float64Array || v instanceof Uint32Array)
     .map((v) => v.buffer as ArrayBuffer);
 }

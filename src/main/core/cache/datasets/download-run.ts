@@ -2,7 +2,7 @@ import type { SearchAfterRequestInput } from '../../../../shared/api/statistics'
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import type { HttpRequest } from '../../client/http';
 import { CoreError } from '../../errors';
-import { wireBuffers } from './batch-channel';
+import { packedBuffers } from './batch-channel';
 import type { DatasetWorkerClient } from './dataset-worker-client';
 import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';
 
@@ -224,7 +224,7 @@ export class DownloadRun {
         last: meta.last,
         nowIso: this.options.now().toISOString(),
       },
-      'key' in records ? [] : wireBuffers(records),
+      'key' in records ? [] : packedBuffers(records),
     );
   }
 

@@ -4,7 +4,7 @@ import {
   positionStatisticSchema,
   type RankingKey,
 } from '../../../../shared/api/statistics';
-import type { LeaderboardPacked, PackedRecords, PackedWire } from './protocol';
+import type { LeaderboardPacked, PackedRecords } from './protocol';
 
 /**
  * How a downloaded statistic record is stored (docs/core-cache.md, Datasets): its numbers as
@@ -115,21 +115,6 @@ export function packRecords(records: readonly RecordIn[]): PackedRecords {
     ends[i * 3 + 2] = text.length;
   });
   return { count: records.length, text, ends, numbers };
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** A packed batch ready to be transferred to another thread (PackedWire). */
-export function toWire({ text, ...rest }: PackedRecords): PackedWire {
-  return { ...rest, utf8: encoder.encode(text) };
-}
-
-/** A packed batch as it came from another thread, or as it was built here. */
-export function fromWire(records: PackedRecords | PackedWire): PackedRecords {
-  if (!('utf8' in records)) return records;
-  const { utf8, ...rest } = records;
-  return { ...rest, text: decoder.decode(utf8) };
 }
 
 /** Record `i`'s id, account or JSON rest out of a packed batch. */

@@ -57,15 +57,6 @@ export interface PackedRecords {
   numbers: Float64Array;
 }
 
-/**
- * PackedRecords as they cross threads: the text as UTF-8 bytes, so that every part is transferred.
- * A string is copied out and in again on every thread it passes; the core's thread, which hands
- * each batch from the reader to the writer, would allocate and collect a megabyte a batch.
- */
-export interface PackedWire extends Omit<PackedRecords, 'text'> {
-  utf8: Uint8Array;
-}
-
 /** A batch the reader sent to the dataset worker over their own channel (batch-channel.ts). */
 export interface BatchRef {
   key: number;
@@ -80,7 +71,7 @@ export interface BatchWrite {
   fresh: boolean;
   pitId: string;
   stream: StreamName;
-  records: PackedRecords | PackedWire | BatchRef;
+  records: PackedRecords | BatchRef;
   after: unknown[] | null;
   /** Records the service has for the dataset. */
   total: number;
@@ -104,7 +95,7 @@ export interface BatchMeta {
  * A batch read by the batch reader: its records, packed (or, when the reader is connected to the
  * dataset worker, the key they were sent there under), and what it says about the download.
  */
-export type ReadBatch = (PackedWire | BatchRef) & { meta: BatchMeta };
+export type ReadBatch = (PackedRecords | BatchRef) & { meta: BatchMeta };
 
 export interface BatchResult {
   state: DownloadState;
