@@ -122,8 +122,8 @@ describe('the batch reader', () => {
     const reader = new BatchReaderHost();
     const receiver = new BatchReceiver();
     const { port1, port2 } = new MessageChannel();
-    reader.handle('connect', { port: port1 });
-    receiver.connect(port2);
+    reader.handle('connect', { port: port1, from: 'asc' });
+    receiver.connect('asc', port2);
     const first = await fetchRead(reader, JSON.stringify(answer(3, ['id0002'])), 7, 3);
     const second = await fetchRead(reader, JSON.stringify(answer(2, ['id0001'])), 8, 3);
     expect(first).toEqual({ key: 7, meta: expect.objectContaining({ count: 3 }) });

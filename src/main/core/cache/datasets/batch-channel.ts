@@ -1,8 +1,7 @@
-// The batch reader hands each packed batch straight to the dataset worker over a channel of their
-// own, and the core's thread passes only a reference (a key) with the write. Through the core's
-// thread, every batch (a megabyte and a half of buffers) was received and sent again there: the
-// buffers counted against that thread's memory until its next full garbage collection, which they
-// made frequent — a quarter of its time during a download (docs/core-cache.md, The worker).
+// Each batch reader hands its packed batches straight to the dataset worker over a channel of
+// their own, and the core's thread passes only a reference (a key) with the write: a batch (a
+// megabyte and a half) does not stop on the thread that serves the UI on its way from the thread
+// that parsed it to the one that writes it (docs/core-cache.md, The worker).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../../errors';
 import type { BatchRef, PackedRecords } from './protocol';
@@ -52,13 +51,14 @@ const STASH_MAX = 8;
  * taken synchronously (receiveMessageOnPort), in the write's own turn.
  */
 export class BatchReceiver {
-  private port: MessagePort | null = null;
+  /** One channel per batch reader (a download's two ends each have theirs). */
+  private readonly ports = new Map<string, MessagePort>();
   private readonly stash = new Map<number, PackedRecords>();
 
-  connect(port: MessagePort): void {
-    this.port?.close();
-    this.port = port;
-    this.stash.clear();
+  /** The channel of reader `from`, replacing the one of its previous start. */
+  connect(from: string, port: MessagePort): void {
+    this.ports.get(from)?.close();
+    this.ports.set(from, port);
   }
 
   /** The records a write names: given inline, or delivered on the channel under their key. */
@@ -70,22 +70,20 @@ export class BatchReceiver {
       this.stash.delete(key);
       return stashed;
     }
-    for (let message = this.receive(); message; message = this.receive()) {
-      const delivery = message.message as Delivery;
-      if (delivery.key === key) return delivery.records;
-      this.stash.set(delivery.key, delivery.records);
-      if (this.stash.size > STASH_MAX) this.stash.delete(this.stash.keys().next().value as number);
+    for (const port of this.ports.values()) {
+      for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
+        const delivery = message.message as Delivery;
+        if (delivery.key === key) return delivery.records;
+        this.stash.set(delivery.key, delivery.records);
+        if (this.stash.size > STASH_MAX) this.stash.delete(this.stash.keys().next().value as number);
+      }
     }
     throw new CoreError('INTERNAL', `Batch ${key} of the download never reached the dataset worker.`);
   }
 
   close(): void {
-    this.port?.close();
-    this.port = null;
+    for (const port of this.ports.values()) port.close();
+    this.ports.clear();
     this.stash.clear();
-  }
-
-  private receive(): { message: unknown } | undefined {
-    return this.port ? receiveMessageOnPort(this.port) : undefined;
   }
 }

@@ -86,7 +86,8 @@ export class DatasetHost {
       case 'query':
         return this.query(args as LeaderboardQuery) as Result;
       case 'connect':
-        this.store.batches.connect((args as WorkerOps['connect']['args']).port);
+        const { port, from } = args as WorkerOps['connect']['args'];
+        this.store.batches.connect(from, port);
         return null as Result;
       case 'close':
         return null as Result;

@@ -20,8 +20,11 @@ export interface SearchAfterSource {
 
 export interface DownloadRunOptions {
   worker: DatasetWorkerClient;
-  /** The batch reader: parses each answer while the worker writes the one before. */
-  reader: DatasetWorkerClient;
+  /**
+   * The batch readers, one per end: each fetches and parses its end's answers while the worker
+   * writes the batch before, and the two ends' answers are parsed on two threads.
+   */
+  readers: Record<StreamName, DatasetWorkerClient>;
   ref: DatasetRef;
   source: () => Promise<SearchAfterSource>;
   /** Records per search-after call (the API's maximum is 1000). */
@@ -131,7 +134,7 @@ export class DownloadRun {
   private async walk(source: SearchAfterSource): Promise<void> {
     if (this.pitId === null) {
       // A new generation: its first batch opens the point in time.
-      const batch = await this.fetchRead(source, this.body('asc', null, null));
+      const batch = await this.fetchRead(source, 'asc', this.body('asc', null, null));
       if (this.stop) return;
       const result = await this.write('asc', batch, true);
       if (!result.stale) {
@@ -168,7 +171,7 @@ export class DownloadRun {
     let writing: Promise<BatchResult> | null = null;
     try {
       while (this.stop === null) {
-        const reading = this.fetchRead(source, this.body(end, this.pitId, after));
+        const reading = this.fetchRead(source, end, this.body(end, this.pitId, after));
         // Awaited below, after the previous write: a failure meanwhile must not count as unhandled.
         reading.catch(() => undefined);
         if (writing) {
@@ -197,11 +200,15 @@ export class DownloadRun {
     };
   }
 
-  /** Has the reader fetch a batch with the source's request, and parse, check and pack it. */
-  private async fetchRead(source: SearchAfterSource, body: SearchAfterRequestInput): Promise<ReadBatch> {
-    const { reader, batchSize } = this.options;
+  /** Has the end's reader fetch a batch with the source's request, and parse, check and pack it. */
+  private async fetchRead(
+    source: SearchAfterSource,
+    end: StreamName,
+    body: SearchAfterRequestInput,
+  ): Promise<ReadBatch> {
+    const { readers, batchSize } = this.options;
     const batch = await source.searchAfterVia(body, (request) =>
-      reader.call('fetchRead', { request, batchSize, key: nextBatchKey++ }),
+      readers[end].call('fetchRead', { request, batchSize, key: nextBatchKey++ }),
     );
     this.pitId = batch.meta.pitId;
     return batch;

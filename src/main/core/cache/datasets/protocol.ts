@@ -159,10 +159,10 @@ export interface WorkerOps {
    */
   fetchRead: { args: { request: HttpRequest; batchSize: number; key: number }; result: ReadBatch };
   /**
-   * Each end of the channel between the batch reader and the dataset worker (batch-channel.ts),
-   * sent to both before a download runs.
+   * Each end of the channel between a batch reader (the one of stream `from`) and the dataset
+   * worker (batch-channel.ts), sent to both before a download runs.
    */
-  connect: { args: { port: MessagePort }; result: null };
+  connect: { args: { port: MessagePort; from: StreamName }; result: null };
   stop: {
     args: { ref: DatasetRef; state: 'paused' | 'failed'; message: string };
     result: DownloadState | null;

@@ -9,7 +9,7 @@ import { unpackRows } from './fields';
 import { markInterrupted, openDatasetDatabase, usageOf } from './dataset-db';
 import { DatasetWorkerClient } from './dataset-worker-client';
 import { DownloadRun, type SearchAfterSource } from './download-run';
-import type { DatasetRef, LeaderboardAnswer, LeaderboardQuery, Usage } from './protocol';
+import type { DatasetRef, LeaderboardAnswer, LeaderboardQuery, StreamName, Usage } from './protocol';
 
 export type { SearchAfterSource } from './download-run';
 
@@ -46,8 +46,8 @@ const refKey = (ref: DatasetRef): string => `${ref.profileId}\u0000${ref.protoco
 export class StatisticsDatasets {
   private readonly worker: DatasetWorkerClient;
   /** Parses downloaded batches on a thread of its own (batch-bytes.ts). */
-  private readonly reader: DatasetWorkerClient;
-  /** Which starts of the reader and the worker share a channel (connectReader). */
+  private readonly readers: Record<StreamName, DatasetWorkerClient>;
+  /** Which starts of the readers and the worker share channels (connectReaders). */
   private connected = '';
   private readonly runs = new Map<string, DownloadRun>();
   private usage: Usage;
@@ -74,7 +74,7 @@ export class StatisticsDatasets {
       db.close();
     }
     this.worker = new DatasetWorkerClient(path, (usage) => (this.usage = usage));
-    this.reader = new DatasetWorkerClient(null);
+    this.readers = { asc: new DatasetWorkerClient(null), desc: new DatasetWorkerClient(null) };
   }
 
   /** Datasets, stored records (every profile) and the bytes of the file on disk. */
@@ -117,11 +117,11 @@ export class StatisticsDatasets {
     const running = this.runs.get(refKey(ref));
     if (running && !running.stopping()) return running.state();
     const point = await this.worker.call('begin', { ref, nowIso: this.now().toISOString() });
-    await this.connectReader();
+    await this.connectReaders();
     const run = new DownloadRun(
       {
         worker: this.worker,
-        reader: this.reader,
+        readers: this.readers,
         ref,
         source,
         batchSize: this.batchSize,
@@ -200,19 +200,24 @@ export class StatisticsDatasets {
   }
 
   /**
-   * Gives the batch reader and the dataset worker a channel of their own (batch-channel.ts), once
-   * for the workers running now: again only when either was started anew. Each worker handles
-   * its messages in order, so the channel is in place before any read or write sent after this.
+   * Gives each batch reader and the dataset worker a channel of their own (batch-channel.ts), once
+   * for the workers running now: again only when one was started anew. Each worker handles its
+   * messages in order, so the channels are in place before any read or write sent after this.
    */
-  private connectReader(): Promise<unknown> {
-    const stamp = `${this.reader.instance()}/${this.worker.instance()}`;
+  private connectReaders(): Promise<unknown> {
+    const ends = ['asc', 'desc'] as const;
+    const stamp = [...ends.map((end) => this.readers[end].instance()), this.worker.instance()].join('/');
     if (stamp === this.connected) return Promise.resolve();
     this.connected = stamp;
-    const { port1, port2 } = new MessageChannel();
-    return Promise.all([
-      this.reader.call('connect', { port: port1 }, [port1]),
-      this.worker.call('connect', { port: port2 }, [port2]),
-    ]);
+    return Promise.all(
+      ends.flatMap((end) => {
+        const { port1, port2 } = new MessageChannel();
+        return [
+          this.readers[end].call('connect', { port: port1, from: end }, [port1]),
+          this.worker.call('connect', { port: port2, from: end }, [port2]),
+        ];
+      }),
+    );
   }
 
   /** Stops the downloads (they resume when started again) and ends the worker. */
@@ -229,6 +234,6 @@ export class StatisticsDatasets {
     });
     await Promise.all(stops);
     this.runs.clear();
-    await Promise.all([this.worker.close(), this.reader.close()]);
+    await Promise.all([this.worker.close(), this.readers.asc.close(), this.readers.desc.close()]);
   }
 }
