@@ -85,10 +85,11 @@ export class DatasetHost {
       }
       case 'query':
         return this.query(args as LeaderboardQuery) as Result;
-      case 'connect':
+      case 'connect': {
         const { port, from } = args as WorkerOps['connect']['args'];
         this.store.batches.connect(from, port);
         return null as Result;
+      }
       case 'close':
         return null as Result;
       default:
