@@ -160,6 +160,12 @@ export function usageOf(db: Database.Database): Usage {
 export class DatasetDb {
   /** Where batches the reader sent straight here are taken from (batch-channel.ts). */
   readonly batches = new BatchReceiver();
+  /**
+   * The ranking keys' numbers of each chunk a running generation has written, by chunk number
+   * (RANKING_KEYS.length × count, key after key): its completion ranks them without reading every
+   * chunk back. After a restart the chunks written before are read back instead.
+   */
+  private readonly rankingChunks = new Map<string, Map<number, Float64Array>>();
 
   constructor(readonly db: Database.Database) {}
 
@@ -242,6 +248,7 @@ export class DatasetDb {
       const ids = packedTexts(records, 'id');
       const kept = keepUntil(ids, batch.stream, other?.lastId ?? null);
       const met = kept < ids.length;
+      checkNoRepeat(ids, kept, cursors[batch.stream]?.lastId ?? null);
       if (kept > 0) this.insertChunk(row, batch.stream, records, ids, kept);
       const last = kept > 0 ? (ids[kept - 1] as string) : (cursors[batch.stream]?.lastId ?? null);
       const done = met || batch.last;
@@ -251,7 +258,7 @@ export class DatasetDb {
         `UPDATE datasets SET pit_id = ?, cursors = ?, downloaded = downloaded + ?, chunks = chunks + ?,
            total = ? WHERE id = ?`,
       ).run(batch.pitId, JSON.stringify(cursors), kept, kept > 0 ? 1 : 0, batch.total, row.id);
-      if (done) this.complete(row.id, row.gen, batch.nowIso);
+      if (done) this.complete(row.id, row.gen, cursors, batch.nowIso);
       const after = prepareCached(this.db, 'SELECT * FROM datasets WHERE id = ?').get(row.id) as DatasetRow;
       return { state: stateOf(after), gen: after.gen, done, stale: false };
     })();
@@ -271,6 +278,8 @@ export class DatasetDb {
   delete(ref: DatasetRef): number | null {
     const row = this.find(ref);
     if (!row) return null;
+    for (const key of this.rankingChunks.keys())
+      if (key.startsWith(`${row.id}/`)) this.rankingChunks.delete(key);
     this.db.transaction(() => {
       for (const table of ['records', 'chunks', 'columns'])
         prepareCached(this.db, `DELETE FROM ${table} WHERE dataset_id = ?`).run(row.id);
@@ -350,6 +359,7 @@ export class DatasetDb {
   }
 
   private deleteGeneration(datasetId: number, gen: number): void {
+    this.rankingChunks.delete(generationKey(datasetId, gen));
     for (const table of ['records', 'chunks', 'columns'])
       prepareCached(this.db, `DELETE FROM ${table} WHERE dataset_id = ? AND gen = ?`).run(datasetId, gen);
   }
@@ -363,6 +373,7 @@ export class DatasetDb {
     count: number,
   ): void {
     const chunkNo = row.chunks;
+    this.keepRankingNumbers(row, chunkNo, records.numbers, count);
     const width = COLUMN_COUNT * 8;
     const bytes = Buffer.from(records.numbers.buffer, records.numbers.byteOffset, count * width);
     const insert = prepareCached(
@@ -392,22 +403,32 @@ export class DatasetDb {
     );
   }
 
+  private keepRankingNumbers(row: DatasetRow, chunkNo: number, numbers: Float64Array, count: number): void {
+    const key = generationKey(row.id, row.gen);
+    let chunks = this.rankingChunks.get(key);
+    if (!chunks) this.rankingChunks.set(key, (chunks = new Map()));
+    const kept = new Float64Array(RANKING_COLUMN_AT.length * count);
+    RANKING_COLUMN_AT.forEach((at, k) => {
+      for (let i = 0; i < count; i += 1) kept[k * count + i] = numbers[i * COLUMN_COUNT + at] as number;
+    });
+    chunks.set(chunkNo, kept);
+  }
+
   /**
    * Completes a generation: checks that no id came twice, computes the ranking percentiles over
    * the whole population and stores them as columns, and makes it the generation queries read
    * (dropping the previous one). The chunks stay: they are the numeric columns, row by row.
    */
-  private complete(datasetId: number, gen: number, nowIso: string): void {
+  private complete(datasetId: number, gen: number, cursors: Cursors, nowIso: string): void {
+    // Each batch was checked against the one before it on its end (checkNoRepeat); what is left
+    // is where the two ends met.
+    const met = cursors.asc?.lastId;
+    if (met != null && met === cursors.desc?.lastId) throw repeated(met);
     const scan = new ChunkScan(this.db, datasetId, gen);
-    const ids = scan.texts('ids');
-    for (let i = 1; i < ids.length; i += 1) {
-      if (ids[i] === ids[i - 1])
-        throw new CoreError(
-          'INTERNAL',
-          `The download holds record ${ids[i]} twice; delete it and download again.`,
-        );
-    }
-    const bases = scan.columns(RANKING_KEYS);
+    const known = this.rankingChunks.get(generationKey(datasetId, gen));
+    this.rankingChunks.delete(generationKey(datasetId, gen));
+    const bases = scan.columns(RANKING_KEYS, known);
+    const size = scan.size();
     const put = prepareCached(
       this.db,
       'INSERT INTO columns (dataset_id, gen, name, data) VALUES (?, ?, ?, ?)',
@@ -424,7 +445,7 @@ export class DatasetDb {
       this.db,
       `UPDATE datasets SET state = 'complete', message = NULL, live_gen = ?, live_records = ?, completed_at = ?,
          pit_id = NULL, cursors = ? WHERE id = ?`,
-    ).run(gen, ids.length, nowIso, JSON.stringify(NO_CURSORS), datasetId);
+    ).run(gen, size, nowIso, JSON.stringify(NO_CURSORS), datasetId);
   }
 }
 
@@ -439,8 +460,16 @@ export class ChunkScan {
     private readonly gen: number,
   ) {}
 
-  /** The numeric columns `fields` (names of COLUMN_FIELDS), in one pass over the chunks. */
-  columns(fields: readonly string[]): Float64Array[] {
+  /** How many records the generation's chunks hold. */
+  size(): number {
+    return this.layout().size;
+  }
+
+  /**
+   * The numeric columns `fields` (names of COLUMN_FIELDS), in one pass over the chunks. `known`:
+   * chunks whose numbers for exactly `fields` are at hand (field after field), not read back.
+   */
+  columns(fields: readonly string[], known?: ReadonlyMap<number, Float64Array>): Float64Array[] {
     const at = fields.map((f) => {
       const index = COLUMN_INDEX.get(f);
       if (index === undefined) throw new CoreError('INTERNAL', `${f} is not a stored column of a dataset.`);
@@ -454,6 +483,11 @@ export class ChunkScan {
       'pluck',
     );
     for (const chunk of layout.chunks) {
+      const kept = known?.get(chunk.chunkNo);
+      if (kept) {
+        copyKnown(kept, chunk, out);
+        continue;
+      }
       const bytes = read.get(this.datasetId, this.gen, chunk.chunkNo) as Buffer;
       const numbers = new Float64Array(
         bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
@@ -517,6 +551,39 @@ export class ChunkScan {
       return chunk;
     });
     return { size: start, chunks };
+  }
+}
+
+/** A chunk's kept numbers (field after field) into the columns, in the layout's order. */
+function copyKnown(
+  kept: Float64Array,
+  chunk: { count: number; reversed: boolean; start: number },
+  out: Float64Array[],
+): void {
+  out.forEach((column, c) => {
+    for (let k = 0; k < chunk.count; k += 1)
+      column[chunk.start + k] = kept[c * chunk.count + (chunk.reversed ? chunk.count - 1 - k : k)] as number;
+  });
+}
+
+/** Where each ranking key's number sits in a record's numbers. */
+const RANKING_COLUMN_AT = RANKING_KEYS.map((key) => COLUMN_INDEX.get(key) as number);
+
+const generationKey = (datasetId: number, gen: number) => `${datasetId}/${gen}`;
+
+const repeated = (id: string) =>
+  new CoreError('INTERNAL', `The download holds record ${id} twice; delete it and download again.`);
+
+/**
+ * No id of the first `count` of a batch equals the one before it on its end (the last id the end
+ * stored, then each other): ids come sorted, so a repeat is always next to itself. Checked batch by
+ * batch rather than over the whole dataset at its completion.
+ */
+function checkNoRepeat(ids: readonly string[], count: number, lastId: string | null): void {
+  let previous = lastId;
+  for (let i = 0; i < count; i += 1) {
+    if (ids[i] === previous) throw repeated(previous);
+    previous = ids[i] as string;
   }
 }
 

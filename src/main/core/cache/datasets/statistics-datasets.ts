@@ -49,6 +49,7 @@ export class StatisticsDatasets {
   private readonly readers: Record<StreamName, DatasetWorkerClient>;
   /** Which starts of the readers and the worker share channels (connectReaders). */
   private connected = '';
+  private connecting: Promise<unknown> = Promise.resolve();
   private readonly runs = new Map<string, DownloadRun>();
   private usage: Usage;
   private readonly batchSize: number;
@@ -97,9 +98,23 @@ export class StatisticsDatasets {
     return { datasets, records, bytes };
   }
 
-  /** The profile's downloads and their states. */
+  /**
+   * The profile's downloads and their states. The leaderboard lists them when it opens: the batch
+   * readers start then too (prepare), so that a download the user starts does not wait for
+   * their threads to boot.
+   */
   list(profileId: string): Promise<DownloadState[]> {
-    return this.worker.call('list', { profileId });
+    const listed = this.worker.call('list', { profileId });
+    this.prepare().catch(() => undefined);
+    return listed;
+  }
+
+  /**
+   * Starts the batch readers (if they are not running) and connects them to the dataset worker;
+   * resolves when they are ready. A download does it anyway; this lets it happen beforehand.
+   */
+  prepare(): Promise<unknown> {
+    return this.connectReaders();
   }
 
   /**
@@ -207,9 +222,9 @@ export class StatisticsDatasets {
   private connectReaders(): Promise<unknown> {
     const ends = ['asc', 'desc'] as const;
     const stamp = [...ends.map((end) => this.readers[end].instance()), this.worker.instance()].join('/');
-    if (stamp === this.connected) return Promise.resolve();
+    if (stamp === this.connected) return this.connecting;
     this.connected = stamp;
-    return Promise.all(
+    this.connecting = Promise.all(
       ends.flatMap((end) => {
         const { port1, port2 } = new MessageChannel();
         return [
@@ -218,6 +233,7 @@ export class StatisticsDatasets {
         ];
       }),
     );
+    return this.connecting;
   }
 
   /** Stops the downloads (they resume when started again) and ends the worker. */
