@@ -79,8 +79,8 @@ function write(
 const rowsOf = (answer: LeaderboardPacked | null): Record<string, unknown>[] =>
   answer ? unpackRows(answer) : [];
 
-/** Every id of the complete dataset, in the order the store keeps it, through a query. */
-function storedIds(host: DatasetHost, n: number): string[] {
+/** Every row of the complete dataset (at most `n`), by id, through a query. */
+function storedRows(host: DatasetHost, n: number): Record<string, unknown>[] {
   const answer = host.handle('query', {
     profileId: ref.profileId,
     protocols: [ref.protocol],
@@ -91,8 +91,11 @@ function storedIds(host: DatasetHost, n: number): string[] {
     offset: 0,
     required: true,
   }).value;
-  return rowsOf(answer).map((r) => r.id as string);
+  return rowsOf(answer);
 }
+
+/** Every id of the complete dataset, in the order the store keeps it, through a query. */
+const storedIds = (host: DatasetHost, n: number): string[] => storedRows(host, n).map((r) => r.id as string);
 
 describe('a download written batch by batch', () => {
   it('keeps every record once when the two ends overlap, whatever the order the batches land in', () => {
@@ -270,7 +273,8 @@ describe('a download written batch by batch', () => {
   it('ranks the same population the same whether or not the store was restarted mid-download', () => {
     const all = population(23);
     const rankings = (restartAfter: number | null) => {
-      let { host, dir } = hostAt();
+      const made = hostAt();
+      let host = made.host;
       let point = host.handle('begin', { ref, nowIso: NOW }).value;
       point = { ...point, gen: write(host, point, 'asc', all.slice(0, 5), { fresh: true }).gen };
       // Both ends, in turns; the last ascending batch reaches what the descending end stored.
@@ -284,23 +288,12 @@ describe('a download written batch by batch', () => {
         if (batch === restartAfter) {
           // The kept ranking numbers are gone with the process: completion reads the chunks back.
           host.close();
-          host = new DatasetHost(join(dir, 'datasets.db'));
+          host = new DatasetHost(join(made.dir, 'datasets.db'));
           point = host.handle('begin', { ref, nowIso: NOW }).value;
         }
         write(host, point, stream, records);
       }
-      const rows = rowsOf(
-        host.handle('query', {
-          profileId: ref.profileId,
-          protocols: [ref.protocol],
-          window: ref.window,
-          ranges: [],
-          sort: { field: 'id', direction: 'asc' },
-          limit: 50,
-          offset: 0,
-          required: true,
-        }).value,
-      );
+      const rows = storedRows(host, 50);
       host.close();
       return rows.map((r) => r.ranking);
     };
