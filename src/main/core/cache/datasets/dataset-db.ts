@@ -16,6 +16,7 @@ import type {
   PackedRecords,
 } from './protocol';
 import { LOWER_IS_BETTER, percentiles } from './rankings';
+import { RadixScratch } from './radix';
 
 /**
  * The datasets' own SQLite file (docs/core-cache.md). A dataset row keeps the download's state and
@@ -433,8 +434,11 @@ export class DatasetDb {
       this.db,
       'INSERT INTO columns (dataset_id, gen, name, data) VALUES (?, ?, ?, ?)',
     );
+    // One set of work arrays for every key (RadixScratch).
+    const scratch = new RadixScratch(size);
+    const goodness = new Float64Array(size);
     RANKING_KEYS.forEach((key, k) => {
-      const ranks = percentiles(bases[k] as Float64Array, LOWER_IS_BETTER.has(key));
+      const ranks = percentiles(bases[k] as Float64Array, LOWER_IS_BETTER.has(key), scratch, goodness);
       put.run(datasetId, gen, rankingColumn(key), Buffer.from(ranks.buffer));
     });
     const row = prepareCached(this.db, 'SELECT live_gen FROM datasets WHERE id = ?').get(datasetId) as {

@@ -1,5 +1,5 @@
 import type { RankingKey } from '../../../../shared/api/statistics';
-import { countStrictlyBelow } from './radix';
+import { countStrictlyBelow, RadixScratch } from './radix';
 
 /**
  * Percentile rankings of a downloaded population (semantics.md, Ranking). Search-after records
@@ -17,19 +17,23 @@ export const LOWER_IS_BETTER: ReadonlySet<RankingKey> = new Set([
 ]);
 
 /** The percentiles of one key for every record of a population; NaN is a null value. */
-export function percentiles(values: Float64Array, lowerIsBetter: boolean): Float64Array {
+export function percentiles(
+  values: Float64Array,
+  lowerIsBetter: boolean,
+  scratch: RadixScratch = new RadixScratch(values.length),
+  goodness: Float64Array = new Float64Array(values.length),
+): Float64Array {
   const n = values.length;
   const out = new Float64Array(n);
   if (n === 1) {
     out[0] = 100;
     return out;
   }
-  const goodness = new Float64Array(n);
   for (let i = 0; i < n; i += 1) {
     const v = values[i] as number;
     goodness[i] = Number.isFinite(v) ? (lowerIsBetter ? -v : v) : -Infinity;
   }
-  const below = countStrictlyBelow(goodness);
+  const below = countStrictlyBelow(goodness, scratch);
   for (let i = 0; i < n; i += 1) out[i] = Math.round(((100 * (below[i] as number)) / (n - 1)) * 100) / 100;
   return out;
 }
