@@ -27,9 +27,9 @@ interface SortTerm {
   desc: boolean;
 }
 
-/** One batch: each record already rendered as JSON text (see `pageJsonBuffer`), and the next cursor. */
+/** One batch: each record's JSON as UTF-8 bytes (see `pageJsonBuffer`), and the next cursor. */
 export interface SearchAfterBatch {
-  rows: string[];
+  rows: Uint8Array[];
   meta: { total: number; totalPages: number; pitId: string; searchAfter: unknown[] };
 }
 
@@ -67,7 +67,7 @@ export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: numbe
     FROM statistics ${filter} AND (${after.sql}) ORDER BY ${order(terms.map((t) => t.expr))} LIMIT ?`;
   const rows = prepareCached(db, pageWithStoredJson(page, columns, order(columns)))
     .raw(true)
-    .all(...params, ...after.params, input.size) as [string, ...unknown[]][];
+    .all(...params, ...after.params, input.size) as [Uint8Array, ...unknown[]][];
   const last = rows.at(-1);
   return {
     rows: rows.map((row) => row[0]),

@@ -73,11 +73,13 @@ export function deleteRetiredStatisticJson(db: ServiceDb, keepFrom: number): voi
  * is looked up for the page's rows only, not for every row a sort reads (a search-after without
  * a population's conditions sorts the whole table). A row without stored JSON (one a fixture
  * inserted directly) is rendered afresh: COALESCE evaluates that only when the text is missing.
+ * The JSON comes back as its UTF-8 bytes (a BLOB): made into a JavaScript string, then encoded
+ * into the answer again, it cost the service a fifth of a batch's CPU (docs/service.md).
  */
 export function pageWithStoredJson(page: string, columns: readonly string[], order: string): string {
   return `WITH page AS (${page})
-    SELECT COALESCE(j.json, (SELECT ${statisticJsonSql(false)} FROM statistics AS r
-      WHERE r.protocol = page.protocol AND r.type = page.type AND r.id = page.id AND r.gen_from = page.gen_from)),
+    SELECT CAST(COALESCE(j.json, (SELECT ${statisticJsonSql(false)} FROM statistics AS r
+      WHERE r.protocol = page.protocol AND r.type = page.type AND r.id = page.id AND r.gen_from = page.gen_from)) AS BLOB),
       ${columns.join(', ')}
     FROM page LEFT JOIN statistic_json AS j USING (protocol, type, id, gen_from) ORDER BY ${order}`;
 }

@@ -8,6 +8,8 @@ describe('pageJsonBuffer', () => {
     const rows = ['{"a":1}', '{"pairs":["ÉTH-USDT","😀"]}', '{}'];
     expect(pageJsonBuffer(rows, meta).equals(Buffer.from(pageJson(rows, meta)))).toBe(true);
     expect(pageJsonBuffer([], meta).toString()).toBe(pageJson([], meta));
+    const bytes = rows.map((row) => new TextEncoder().encode(row));
+    expect(pageJsonBuffer(bytes, meta).equals(Buffer.from(pageJson(rows, meta)))).toBe(true);
   });
 
   it('matches pageJson for any rows', () => {
