@@ -154,6 +154,7 @@ export function ActivityLogPanel({ trades }: { trades: readonly CopyTradeListIte
         <ReadFailed
           title="The activity log could not be loaded"
           message={page.error.message}
+          retrying={page.loading}
           onRetry={page.reload}
         />
       ) : (

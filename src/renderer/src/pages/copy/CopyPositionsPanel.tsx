@@ -295,6 +295,7 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
         <ReadFailed
           title="Your copy positions could not be loaded"
           message={page.error.message}
+          retrying={page.loading}
           onRetry={page.reload}
         />
       ) : (

@@ -195,6 +195,7 @@ export function PositionOrdersDrawer({
           <ReadFailed
             title="The orders could not be loaded"
             message={orders.error.message}
+            retrying={orders.loading}
             onRetry={orders.reload}
           />
         ) : (

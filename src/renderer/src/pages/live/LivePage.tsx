@@ -223,6 +223,8 @@ interface FeedPanelProps {
   shown: number;
   error: AppError | null;
   hasData: boolean;
+  /** A read is under way: the Retry button says so. */
+  retrying: boolean;
   onRetry: () => void;
   children: ReactElement;
 }
@@ -236,6 +238,7 @@ function FeedPanel({
   shown,
   error,
   hasData,
+  retrying,
   onRetry,
   children,
 }: FeedPanelProps): ReactElement {
@@ -257,7 +260,12 @@ function FeedPanel({
         </div>
       </header>
       {error && !hasData ? (
-        <ReadFailed title={`${title} could not be loaded`} message={error.message} onRetry={onRetry} />
+        <ReadFailed
+          title={`${title} could not be loaded`}
+          message={error.message}
+          retrying={retrying}
+          onRetry={onRetry}
+        />
       ) : (
         children
       )}
@@ -466,6 +474,7 @@ export function LivePage(): ReactElement {
             shown={top.data?.data.length ?? 0}
             error={top.error}
             hasData={top.data !== null}
+            retrying={top.loading}
             onRetry={reloadTop}
           >
             <DataTable
@@ -491,6 +500,7 @@ export function LivePage(): ReactElement {
               shown={feed.data?.data.length ?? 0}
               error={feed.error}
               hasData={feed.data !== null}
+              retrying={feed.loading}
               onRetry={reloadFeed}
             >
               <DataTable
@@ -514,6 +524,7 @@ export function LivePage(): ReactElement {
               shown={orders.data?.data.length ?? 0}
               error={orders.error}
               hasData={orders.data !== null}
+              retrying={orders.loading}
               onRetry={reloadOrders}
             >
               <DataTable
