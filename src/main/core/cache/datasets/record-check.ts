@@ -7,8 +7,8 @@ import { RECORD_NUMBER_FIELDS } from './fields';
  * check copies every record (53 fields) and costs as much as parsing the JSON; 45 of the fields
  * are numbers. This check gives the same verdict at a fraction of the cost and copies nothing:
  * the numbers by rules read off the contract's own schema when this module loads (so they cannot
- * drift from it), the other fields by the schema itself, picked down to them. A record it refuses
- * goes to the whole schema, which words the error (docs/core-cache.md, Benchmark).
+ * drift from it), each other field by its own schema in the contract. A batch it refuses goes to
+ * the whole schema, which words the error (docs/core-cache.md, The worker).
  */
 
 /** What the contract allows a number field: read by probing its schema, never written by hand. */
