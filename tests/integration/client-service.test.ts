@@ -6,7 +6,7 @@ import { exchangeOf, type ServiceProfile } from '../../src/shared/profile';
 import { venueAccountOf } from '../../src/shared/api/copy-wallets';
 import { ServiceClient } from '../../src/main/core/client/service-client';
 import { staticCredentials } from '../../src/main/core/client/credentials';
-import { ServiceRequestError } from '../../src/main/core/client/http';
+import { fetchBytes, ServiceRequestError } from '../../src/main/core/client/http';
 import { startTestService, type RunningService } from '../support/service';
 import { apiKeyFor, loginAs } from '../support/credentials';
 
@@ -116,14 +116,18 @@ describe('statistics and positions', () => {
     });
   });
 
-  it('searchAfterBytes hands back the same answer unparsed', async () => {
+  it('searchAfterVia hands a transport the request with its credentials: the same answer, unparsed', async () => {
     const body = { size: 2, sort: [{ id: 'asc' as const }], queries: [{ fieldName: 'type', value: 'FULL' }] };
     const parsed = await keyed.searchAfter(body);
-    const bytes = await keyed.searchAfterBytes({ ...body, pitId: parsed.meta.pitId });
+    const bytes = await keyed.searchAfterVia({ ...body, pitId: parsed.meta.pitId }, (request) =>
+      fetchBytes(request),
+    );
     const again = JSON.parse(new TextDecoder().decode(bytes)) as typeof parsed;
     expect(again.data).toEqual(parsed.data);
     expect(again.meta.searchAfter).toEqual(parsed.meta.searchAfter);
-    await expect(user.searchAfterBytes({ size: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(user.searchAfterVia({ size: 1 }, (request) => fetchBytes(request))).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('pnlStatistics uses the venue path of the profile', async () => {

@@ -81,7 +81,6 @@ import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/t
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
 import {
-  fetchBytes,
   httpRequest,
   requestJson,
   ServiceRequestError,
@@ -259,15 +258,6 @@ export class ServiceClient {
   /** `POST /trial/position/statistic/search-after` (API key only): one batch and the next cursor. */
   async searchAfter(body: SearchAfterRequestInput = {}): Promise<SearchAfterResponse> {
     return this.call(SEARCH_AFTER_CALL(body), searchAfterResponseSchema);
-  }
-
-  /**
-   * searchAfter's answer as the bytes the service sent, unparsed: a bulk download parses and
-   * checks each batch on the dataset worker (`checkAnswer` with searchAfterResponseSchema), which
-   * keeps the core's thread free for the UI and the next request.
-   */
-  async searchAfterBytes(body: SearchAfterRequestInput = {}): Promise<ArrayBuffer> {
-    return this.searchAfterVia(body, (request) => fetchBytes(request, this.http.fetch));
   }
 
   /**

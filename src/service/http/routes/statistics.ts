@@ -3,6 +3,7 @@ import { pnlStatisticsPath } from '../../../shared/profile';
 import {
   pnlStatisticsRequestSchema,
   publicStatisticFilterBodySchema,
+  SEARCH_AFTER_PATH,
   searchAfterRequestSchema,
   statisticFilterBodySchema,
 } from '../../../shared/api/statistics';
@@ -129,29 +130,25 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
     },
   );
 
-  app.post(
-    '/trial/position/statistic/search-after',
-    { preHandler: credentials('apiKey') },
-    async (request, reply) => {
-      const body = validate(searchAfterRequestSchema, request.body);
-      const sort = body.sort.map((entry) => {
-        const [field, direction] = Object.entries(entry)[0] as [string, 'asc' | 'desc'];
-        return { field, direction };
-      });
-      const batch = searchAfter(
-        ctx.db,
-        {
-          size: body.size,
-          sort,
-          pitId: body.pitId,
-          searchAfter: body.searchAfter,
-          conditions: equalities(body.queries),
-        },
-        ctx.config.now().getTime(),
-      );
-      return json(reply, pageJsonBuffer(batch.rows, batch.meta));
-    },
-  );
+  app.post(SEARCH_AFTER_PATH, { preHandler: credentials('apiKey') }, async (request, reply) => {
+    const body = validate(searchAfterRequestSchema, request.body);
+    const sort = body.sort.map((entry) => {
+      const [field, direction] = Object.entries(entry)[0] as [string, 'asc' | 'desc'];
+      return { field, direction };
+    });
+    const batch = searchAfter(
+      ctx.db,
+      {
+        size: body.size,
+        sort,
+        pitId: body.pitId,
+        searchAfter: body.searchAfter,
+        conditions: equalities(body.queries),
+      },
+      ctx.config.now().getTime(),
+    );
+    return json(reply, pageJsonBuffer(batch.rows, batch.meta));
+  });
 
   const pnlHandler = async (request: FastifyRequest) => {
     const body = validate(pnlStatisticsRequestSchema, request.body);

@@ -65,7 +65,7 @@ function checkedAnswer(json: unknown): {
 }
 
 /**
- * The batch reader's side of the worker protocol: `read`, `connect` and `close`, with no file.
+ * A batch reader's side of the worker protocol: `fetchRead`, `connect` and `close`, with no file.
  * Once connected, a read batch goes to the dataset worker and the core gets its key.
  */
 export class BatchReaderHost implements WorkerHost {

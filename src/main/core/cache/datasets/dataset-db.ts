@@ -416,9 +416,10 @@ export class DatasetDb {
   }
 
   /**
-   * Completes a generation: checks that no id came twice, computes the ranking percentiles over
-   * the whole population and stores them as columns, and makes it the generation queries read
-   * (dropping the previous one). The chunks stay: they are the numeric columns, row by row.
+   * Completes a generation: checks where the two ends met for a repeated id (each batch was checked
+   * as it was written), computes the ranking percentiles over the whole population and stores them
+   * as columns, and makes it the generation queries read (dropping the previous one). The chunks
+   * stay: they are the numeric columns, row by row.
    */
   private complete(datasetId: number, gen: number, cursors: Cursors, nowIso: string): void {
     // Each batch was checked against the one before it on its end (checkNoRepeat); what is left

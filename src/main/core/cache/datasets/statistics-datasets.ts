@@ -45,9 +45,9 @@ const refKey = (ref: DatasetRef): string => `${ref.profileId}\u0000${ref.protoco
  */
 export class StatisticsDatasets {
   private readonly worker: DatasetWorkerClient;
-  /** Parses downloaded batches on a thread of its own (batch-bytes.ts). */
+  /** One batch reader per end of a download, each on a thread of its own (batch-bytes.ts). */
   private readonly readers: Record<StreamName, DatasetWorkerClient>;
-  /** Which starts of the readers and the worker share channels (connectReaders). */
+  /** Which starts of the readers and the worker share channels (prepare). */
   private connected = '';
   private connecting: Promise<unknown> = Promise.resolve();
   private readonly runs = new Map<string, DownloadRun>();
@@ -110,14 +110,6 @@ export class StatisticsDatasets {
   }
 
   /**
-   * Starts the batch readers (if they are not running) and connects them to the dataset worker;
-   * resolves when they are ready. A download does it anyway; this lets it happen beforehand.
-   */
-  prepare(): Promise<unknown> {
-    return this.connectReaders();
-  }
-
-  /**
    * Starts (or resumes, or refreshes when complete) a download and returns at once; the download
    * runs in the background and reports each batch through `onProgress`. A download already running
    * is left alone and its state returned.
@@ -132,7 +124,7 @@ export class StatisticsDatasets {
     const running = this.runs.get(refKey(ref));
     if (running && !running.stopping()) return running.state();
     const point = await this.worker.call('begin', { ref, nowIso: this.now().toISOString() });
-    await this.connectReaders();
+    await this.prepare();
     const run = new DownloadRun(
       {
         worker: this.worker,
@@ -215,11 +207,13 @@ export class StatisticsDatasets {
   }
 
   /**
-   * Gives each batch reader and the dataset worker a channel of their own (batch-channel.ts), once
-   * for the workers running now: again only when one was started anew. Each worker handles its
-   * messages in order, so the channels are in place before any read or write sent after this.
+   * Starts the batch readers (if they are not running) and gives each of them and the dataset
+   * worker a channel of their own (batch-channel.ts); resolves when they are ready. Done once for
+   * the workers running now, again only when one was started anew. A download does it first; the
+   * leaderboard's listing lets it happen beforehand. Each worker handles its messages in order, so
+   * the channels are in place before any read or write sent after this.
    */
-  private connectReaders(): Promise<unknown> {
+  prepare(): Promise<unknown> {
     const ends = ['asc', 'desc'] as const;
     const stamp = [...ends.map((end) => this.readers[end].instance()), this.worker.instance()].join('/');
     if (stamp === this.connected) return this.connecting;
