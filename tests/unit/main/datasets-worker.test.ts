@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StatisticsDatasets } from '../../../src/main/core/cache/datasets/statistics-datasets';
+import {
+  StatisticsDatasets,
+  type SearchAfterSource,
+} from '../../../src/main/core/cache/datasets/statistics-datasets';
 import { CoreError } from '../../../src/main/core/errors';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 import { fakeSearchAfter, type FakeSearchAfter } from '../../support/fake-search-after';
@@ -29,11 +32,24 @@ const profileOf = (baseUrl: string): ServiceProfile => ({
 });
 
 const dirs: string[] = [];
-const open = () => {
+const open = (options: ConstructorParameters<typeof StatisticsDatasets>[1] = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
   dirs.push(dir);
-  return new StatisticsDatasets(join(dir, 'datasets.db'));
+  return new StatisticsDatasets(join(dir, 'datasets.db'), options);
 };
+
+const KEY = { protocol: 'NOVA_ARB', window: 'D30' as const };
+
+/** Downloads KEY from `source` until the run ends; answers the dataset's state then. */
+async function download(datasets: StatisticsDatasets, source: SearchAfterSource) {
+  await datasets.start(
+    'p',
+    KEY,
+    async () => source,
+    () => undefined,
+  );
+  return datasets.settled('p', KEY);
+}
 const fakes: FakeSearchAfter[] = [];
 afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -143,19 +159,10 @@ async function fakeService(
 describe('a download against a deployment that ends its cursor with null', () => {
   it('stops there instead of starting over, from either end', async () => {
     for (const ends of [1, 2] as const) {
-      const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
-      dirs.push(dir);
       // 40 records in batches of 10: every batch is full, the last one answers searchAfter null.
-      const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends });
+      const datasets = open({ batchSize: 10, ends });
       const { source, calls } = await fakeService(40);
-      const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
-      await datasets.start(
-        'p',
-        key,
-        async () => source as never,
-        () => undefined,
-      );
-      expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+      expect(await download(datasets, source)).toMatchObject({ state: 'complete', downloaded: 40 });
       expect(calls.filter((c) => c.after === undefined).length).toBe(ends);
       await datasets.close();
     }
@@ -164,56 +171,32 @@ describe('a download against a deployment that ends its cursor with null', () =>
 
 describe('a download whose service sends a batch that is not JSON', () => {
   it('fails with a sentence, keeps the batches written before, and resumes from there', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
-    dirs.push(dir);
-    const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends: 1 });
+    const datasets = open({ batchSize: 10, ends: 1 });
     let broken = true;
     // The third batch arrives cut short, while the second one is being written.
     const { source: flaky } = await fakeService(40, (call) =>
       broken && call === 3 ? '{"data": [{"id": "id02' : undefined,
     );
-    const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
-    await datasets.start(
-      'p',
-      key,
-      async () => flaky,
-      () => undefined,
-    );
-    const failed = await datasets.settled('p', key);
+    const failed = await download(datasets, flaky);
     expect(failed).toMatchObject({ state: 'failed', downloaded: 20 });
     expect(failed?.message).toMatch(/search-after with text that is not JSON/);
     broken = false;
-    await datasets.start(
-      'p',
-      key,
-      async () => flaky,
-      () => undefined,
-    );
-    expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+    expect(await download(datasets, flaky)).toMatchObject({ state: 'complete', downloaded: 40 });
     await datasets.close();
   });
 });
 
 describe('a download through the service client', () => {
   it('retries a batch the service refused with 429: the reader hands back its status', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'copydesk-worker-'));
-    dirs.push(dir);
-    const datasets = new StatisticsDatasets(join(dir, 'datasets.db'), { batchSize: 10, ends: 1 });
+    const datasets = open({ batchSize: 10, ends: 1 });
     const { baseUrl, calls } = await fakeService(40, (call) =>
       call === 2 ? { status: 429, text: '{"code":"RATE_LIMITED","message":"slow down"}' } : undefined,
     );
-    const client = new ServiceClient(
-      { ...profileOf(baseUrl) },
-      { credentials: staticCredentials({ apiKey: 'key' }), sleep: async () => undefined },
-    );
-    const key = { protocol: 'NOVA_ARB', window: 'D30' as const };
-    await datasets.start(
-      'p',
-      key,
-      async () => client,
-      () => undefined,
-    );
-    expect(await datasets.settled('p', key)).toMatchObject({ state: 'complete', downloaded: 40 });
+    const client = new ServiceClient(profileOf(baseUrl), {
+      credentials: staticCredentials({ apiKey: 'key' }),
+      sleep: async () => undefined,
+    });
+    expect(await download(datasets, client)).toMatchObject({ state: 'complete', downloaded: 40 });
     expect(calls.map((c) => c.sort)).toEqual(['asc', 'fault', 'asc', 'asc', 'asc']);
     await datasets.close();
   });
