@@ -61,8 +61,6 @@ async function main(): Promise<void> {
   };
   const core = statisticsHarness(profile, { apiKey, dir: join(dir, 'core') });
   try {
-    // The garbage of writing the world (this process wrote 200,000 records above) is collected
-    // now, so that the download's figures carry only the core's own collections.
     // The terminal lists the downloads when the leaderboard opens, which starts the dataset worker
     // and the batch readers; a download starts later, when the user asks. The threads' start (in
     // this bench through tsx's loader, slower than the built bundle's) is timed apart.
@@ -72,6 +70,8 @@ async function main(): Promise<void> {
     console.log(
       `worker threads started in ${Math.round(performance.now() - bootStarted)} ms (before the download's clock)`,
     );
+    // What the set-up left (the harness, the threads' start) is collected now, so that the
+    // download's figures carry only its own collections.
     (globalThis as { gc?: () => void }).gc?.();
     // Bulk download: from downloads:start to the dataset complete (rankings computed, queryable).
     const key = { protocol: PROTOCOL, window: WINDOW };
