@@ -455,4 +455,19 @@ export const serviceMigrations: readonly Migration[] = [
       storeAllStatisticJson(db);
     },
   },
+  {
+    version: 7,
+    name: 'copy position indexes no query uses',
+    up: (db) => {
+      // The copy engine finds positions by source, holding and token in memory (copy/state.ts);
+      // no statement reads these three any more, and every open, close and OVERWRITE paid for
+      // them (~15 % of bench:copy; docs/copy-engine.md, Speed). The user, trade and wallet
+      // indexes serve the pages, the PnL sums and the wallets' held margin.
+      db.exec(`
+        DROP INDEX IF EXISTS copy_positions_source;
+        DROP INDEX IF EXISTS copy_positions_open_source;
+        DROP INDEX IF EXISTS copy_positions_open_token;
+      `);
+    },
+  },
 ];
