@@ -94,5 +94,10 @@ test('create a copy trade with options, see it listed, stop and start it; close 
 
   await page.getByTestId('copy-tabs-activity').click();
   await expect(page.getByTestId('activity-table').getByTestId('table-row').first()).toBeVisible();
+  // The fixture's failed copy says why it failed, from the service through the core.
+  const failed = page.getByTestId('activity-table').getByTestId('table-row').filter({ hasText: 'FAILED' });
+  await expect(failed.getByTestId('activity-reason')).toHaveText(
+    'the venue rejected the order: the price moved beyond the slippage limit',
+  );
   await page.screenshot({ path: 'test-artifacts/copy-activity.png', animations: 'disabled' });
 });

@@ -59,6 +59,10 @@ export const activityLogSchema = zObject({
   isSuccess: zBool(),
   isReverse: zBool(),
   type: activityTypeSchema,
+  // Copydesk's addition to the contract (docs/copy-trading-api.md): why a failed action failed,
+  // e.g. "insufficient balance: needs 100.6 USD, available 50 USD". Only on failed actions, and
+  // only from services that say it.
+  reason: zText().optional(),
 });
 export type ActivityLog = z.infer<typeof activityLogSchema>;
 

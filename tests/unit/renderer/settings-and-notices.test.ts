@@ -99,6 +99,35 @@ describe('copy activity notifications', () => {
     expect(copyActivityNotice({ kind: 'withdrawal', action: 'settled', data: {}, at: 'x' })).toBeNull();
   });
 
+  it('say which copy failed and why; a successful log says nothing', () => {
+    const failed = {
+      id: 'l1',
+      type: 'OPEN',
+      pair: 'SOL/USD',
+      isLong: false,
+      isSuccess: false,
+      copyTradeTitle: 'Scalpers',
+      reason: 'insufficient balance: needs 100.6 USD, available 50 USD',
+    };
+    expect(copyActivityNotice({ kind: 'activityLog', action: 'OPEN', data: failed, at: 'x' })).toEqual({
+      title: 'Copy failed: SOL/USD short',
+      body: 'Scalpers could not open SOL/USD short: insufficient balance: needs 100.6 USD, available 50 USD.',
+      tag: 'copy-log-l1',
+    });
+    const increase = { ...failed, type: 'INCREASE', reason: undefined };
+    expect(
+      copyActivityNotice({ kind: 'activityLog', action: 'INCREASE', data: increase, at: 'x' })?.body,
+    ).toBe('Scalpers could not add to SOL/USD short.');
+    expect(
+      copyActivityNotice({
+        kind: 'activityLog',
+        action: 'OPEN',
+        data: { ...failed, isSuccess: true },
+        at: 'x',
+      }),
+    ).toBeNull();
+  });
+
   it('formats cache sizes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');

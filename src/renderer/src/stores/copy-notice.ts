@@ -31,8 +31,32 @@ export function positionMoment(activity: Activity): 'opened' | 'closed' | null {
   return null;
 }
 
-/** The notification for a copy position that opened or closed; null for anything else. */
+/** What a failed copy tried to do to the position, as a verb. */
+const FAILED_VERBS: Record<string, string> = { OPEN: 'open', INCREASE: 'add to' };
+
+/** The notification for a copy the engine could not make (a failed activity log), or null. */
+function failureNotice(activity: Activity): CopyNotice | null {
+  if (activity.kind !== 'activityLog') return null;
+  const log = record(activity.data);
+  if (log?.isSuccess !== false) return null;
+  const pair = typeof log.pair === 'string' ? log.pair : 'a position';
+  // isLong is the copy's side (already reversed for a reverse copy).
+  const side = log.isLong === true ? 'long' : log.isLong === false ? 'short' : '';
+  const what = [pair, side].filter(Boolean).join(' ');
+  const verb = (typeof log.type === 'string' && FAILED_VERBS[log.type]) || 'copy';
+  const trade = typeof log.copyTradeTitle === 'string' ? log.copyTradeTitle : 'A copy trade';
+  const why = typeof log.reason === 'string' && log.reason !== '' ? `: ${log.reason}` : '';
+  return {
+    title: `Copy failed: ${what}`,
+    body: `${trade} could not ${verb} ${what}${why}.`,
+    tag: `copy-log-${typeof log.id === 'string' ? log.id : activity.at}`,
+  };
+}
+
+/** The notification for a copy position that opened or closed, or a copy that failed; null for anything else. */
 export function copyActivityNotice(activity: Activity): CopyNotice | null {
+  const failed = failureNotice(activity);
+  if (failed) return failed;
   const moment = positionMoment(activity);
   if (!moment) return null;
   const p = positionOf(activity.data);

@@ -17,7 +17,7 @@ interface NotificationsStore {
 }
 
 /**
- * Opt-in desktop notifications when a copy position opens or closes (settings.notifications),
+ * Opt-in desktop notifications when a copy position opens or closes or a copy fails (settings.notifications),
  * through the browser Notification API, which Electron maps to the OS's notifications.
  */
 export const useNotifications = create<NotificationsStore>()((set, get) => ({

@@ -376,7 +376,14 @@ describe('the balance', () => {
     expect(world.positions()).toEqual([]);
     expect(events.map((e) => e.kind)).toEqual(['activityLog']);
     expect(events[0]).toMatchObject({
-      activityLog: { type: 'OPEN', isSuccess: false, copyOrderId: null, copyPositionId: null, volume: 1000 },
+      activityLog: {
+        type: 'OPEN',
+        isSuccess: false,
+        copyOrderId: null,
+        copyPositionId: null,
+        volume: 1000,
+        reason: 'insufficient balance: needs 100.6 USD, available 50 USD',
+      },
     });
     expect(world.logs()).toEqual([
       expect.objectContaining({

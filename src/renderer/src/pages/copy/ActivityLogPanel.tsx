@@ -41,23 +41,10 @@ const columns: Column<ActivityLog>[] = [
   {
     id: 'type',
     label: 'Action',
-    width: 150,
+    width: 180,
     sortable: true,
-    value: (a) => `${a.type}${a.isSuccess ? '' : ' FAILED'}`,
-    render: (a) => (
-      <span className="cell-inline">
-        <span className={`tag ${activityTone(a.type)}`}>{ACTIVITY_LABELS[a.type]}</span>
-        {a.isSuccess ? null : (
-          <span
-            className="tag tag-bad"
-            title="The copy order failed: nothing was opened or changed."
-            data-testid="activity-failed"
-          >
-            FAILED
-          </span>
-        )}
-      </span>
-    ),
+    value: (a) => `${a.type}${a.isSuccess ? '' : ' FAILED'}${a.reason ? `: ${a.reason}` : ''}`,
+    render: (a) => <ActionCell log={a} />,
   },
   symbolColumn({ width: 96, get: (a) => a.pair }),
   sideColumn({ width: 80, isLong: (a) => a.isLong, reversed: (a) => a.isReverse }),
@@ -85,7 +72,7 @@ const columns: Column<ActivityLog>[] = [
     label: 'Fill · trader',
     title: 'Your fill price and the trader’s price',
     align: 'right',
-    width: 176,
+    width: 150,
     sortable: true,
     value: (a) => a.price,
     render: (a) => (
@@ -111,6 +98,33 @@ const columns: Column<ActivityLog>[] = [
     value: (a) => a.copyWalletName,
   },
 ];
+
+/** The action, and for a failed one the FAILED tag over why it failed, when the service says. */
+function ActionCell({ log }: { log: ActivityLog }): ReactElement {
+  const tags = (
+    <span className="cell-inline">
+      <span className={`tag ${activityTone(log.type)}`}>{ACTIVITY_LABELS[log.type]}</span>
+      {log.isSuccess ? null : (
+        <span
+          className="tag tag-bad"
+          title={`The copy order failed: nothing was opened or changed.${log.reason ? ` ${log.reason}.` : ''}`}
+          data-testid="activity-failed"
+        >
+          FAILED
+        </span>
+      )}
+    </span>
+  );
+  if (log.isSuccess || !log.reason) return tags;
+  return (
+    <span className="cell-stack">
+      {tags}
+      <span className="cell-sub" title={log.reason} data-testid="activity-reason">
+        {log.reason}
+      </span>
+    </span>
+  );
+}
 
 /** What the copy trades did, newest first (`activityLogs:page`). */
 export function ActivityLogPanel({ trades }: { trades: readonly CopyTradeListItem[] | null }): ReactElement {

@@ -221,7 +221,7 @@ function AppearancePanel(): ReactElement {
           checked={notifications}
           onChange={(on) => void setNotifications(on)}
           label="Desktop notifications"
-          hint="A notification when a copy position opens or closes, even while the terminal is in the background."
+          hint="A notification when a copy position opens or closes, or a copy fails (with why), even while the terminal is in the background."
           disabled={!settings || pending === 'notifications' || permission === 'unsupported'}
           testId="settings-notifications"
         />
