@@ -15,7 +15,10 @@ export const sessionAccount = (profileId: string): string => `session.${profileI
 export class SessionManager {
   private session: Session | null = null;
   private token: string | null = null;
+  /** True once the saved session was read, or a login or logout made it moot. */
   private restored = false;
+  /** The read of the saved session under way, shared by every caller that needs it. */
+  private restoring: Promise<void> | null = null;
   private renewing: Promise<string | null> | null = null;
   private readonly listeners = new Set<(status: AuthStatus) => void>();
 
@@ -39,7 +42,7 @@ export class SessionManager {
 
   /** Logged in or not, as the renderer may see it. */
   async status(): Promise<AuthStatus> {
-    if (this.session === null && !this.restored) await this.restore();
+    await this.restoreOnce();
     return { loggedIn: this.session !== null, session: this.session };
   }
 
@@ -78,7 +81,7 @@ export class SessionManager {
   renew(): Promise<string | null> {
     this.renewing ??= (async () => {
       try {
-        if (this.session === null) await this.restore();
+        await this.restoreOnce();
         // Only a session the user opened is renewed; a logged-out user stays logged out.
         if (this.session === null) return null;
         await this.login();
@@ -118,7 +121,7 @@ export class SessionManager {
 
   /** The token for authenticated calls, restoring a saved session first; null when logged out. */
   async currentToken(): Promise<string | null> {
-    if (this.token === null && !this.restored) await this.restore();
+    await this.restoreOnce();
     return this.token;
   }
 
@@ -127,21 +130,40 @@ export class SessionManager {
     for (const listener of this.listeners) listener(status);
   }
 
+  /**
+   * Reads the saved session once. Callers that arrive while it is being read wait for that read:
+   * answering them "logged out" meanwhile (as a plain flag did) showed a restored session as
+   * logged out on a slow start. A read the keychain failed is tried again by the next caller.
+   */
+  private restoreOnce(): Promise<void> {
+    if (this.restored) return Promise.resolve();
+    this.restoring ??= this.restore().finally(() => {
+      this.restoring = null;
+    });
+    return this.restoring;
+  }
+
   private async restore(): Promise<void> {
-    this.restored = true;
     const saved = await this.secrets.get(this.tokenAccount);
+    const { address } = await this.wallet.status();
+    // A login or logout while the keychain was read decided the session already.
+    if (this.restored) return;
+    this.restored = true;
     if (!saved) return;
+    let parsed: { token: string; session: Session };
     try {
-      const parsed = JSON.parse(saved) as { token: string; session: Session };
-      if (tokenExpired(parsed.token, this.now())) return void (await this.secrets.delete(this.tokenAccount));
-      const { address } = await this.wallet.status();
-      // A token of another wallet (deleted and replaced since) is not this user's session.
-      if (address?.toLowerCase() !== parsed.session.address.toLowerCase()) return;
-      this.token = parsed.token;
-      this.session = parsed.session;
+      parsed = JSON.parse(saved) as { token: string; session: Session };
+      if (typeof parsed.token !== 'string' || typeof parsed.session?.address !== 'string')
+        throw new Error('not a saved session');
     } catch {
-      await this.secrets.delete(this.tokenAccount);
+      // Not a session this terminal wrote: it can never be used.
+      return void (await this.secrets.delete(this.tokenAccount));
     }
+    if (tokenExpired(parsed.token, this.now())) return void (await this.secrets.delete(this.tokenAccount));
+    // A token of another wallet (deleted and replaced since) is not this user's session.
+    if (address?.toLowerCase() !== parsed.session.address.toLowerCase()) return;
+    this.token = parsed.token;
+    this.session = parsed.session;
   }
 }
 
