@@ -24,9 +24,10 @@ export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
       onProgress: config.onProgress,
     });
     if (seeded) {
-      // A tester can log in with the public demo key and find copy trades to look at.
+      // A tester can log in with the public demo key and find copy trades to look at, priced
+      // where the demo market trades.
       const demo = findUserByAddress(db, DEMO_ADDRESS) ?? createUser(db, config, DEMO_ADDRESS, {});
-      seedCopyFixture(db, config, { userId: demo.id });
+      seedCopyFixture(db, config, { userId: demo.id, atMarketPrices: true });
     }
     return;
   }

@@ -5,7 +5,11 @@ import type { CopyOrder, CopyPosition } from '../../src/shared/api/copy-position
 import type { CopyTradeListItem } from '../../src/shared/api/copy-trades';
 import type { EmbeddedCopyWallet } from '../../src/shared/api/copy-wallets';
 import { DEFAULT_VENUE, embeddedWalletsPath } from '../../src/shared/profile';
-import { seedCopyFixture, type CopyFixtureSummary } from '../../src/service/fixture/copy-fixture';
+import {
+  REFERENCE_PRICES,
+  seedCopyFixture,
+  type CopyFixtureSummary,
+} from '../../src/service/fixture/copy-fixture';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { call, FIXED_NOW, loginCopyUser, startCopyService, type CopyUser } from '../support/copy-session';
 import type { RunningService } from '../support/service';
@@ -72,6 +76,73 @@ describe('seedCopyFixture', () => {
     expect(again.balanceDelta).toBe(seeded.balanceDelta);
     twin.close();
     other.close();
+  });
+
+  it('priced at the market, moves each price by its mark and keeps every PnL as written', () => {
+    const levels: Record<string, number> = { BTC: 1.25, ETH: 1.5, AVAX: 0.8, SOL: 2 };
+    const symbolOf = (pair: string) => pair.split('/')[0] as string;
+    const written = twinStore();
+    const asWritten = seedCopyFixture(written, svc.service.config, {
+      userId: user.id,
+      seed: 7,
+      atMs: FIXED_NOW,
+    });
+    // A market holding a mark for every token the fixture trades, each symbol at its own level.
+    const market = twinStore();
+    const tokens = written
+      .prepare('SELECT DISTINCT index_token, pair FROM activity_logs WHERE user_id = ?')
+      .all(user.id) as { index_token: string; pair: string }[];
+    const mark = market.prepare('INSERT INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, 0)');
+    for (const t of tokens) {
+      const symbol = symbolOf(t.pair);
+      mark.run(t.index_token, REFERENCE_PRICES[symbol]! * levels[symbol]!);
+    }
+    const priced = seedCopyFixture(market, svc.service.config, {
+      userId: user.id,
+      seed: 7,
+      atMs: FIXED_NOW,
+      atMarketPrices: true,
+    });
+
+    type Log = { id: string; pair: string; price: number; source_price: number; volume: number };
+    const logs = (db: ServiceDb) =>
+      db
+        .prepare(
+          'SELECT id, pair, price, source_price, volume FROM activity_logs WHERE user_id = ? ORDER BY id',
+        )
+        .all(user.id) as Log[];
+    const before = logs(written);
+    const after = logs(market);
+    expect(after.map((l) => l.id)).toEqual(before.map((l) => l.id));
+    after.forEach((l, i) => {
+      expect(l.price).toBeCloseTo(before[i]!.price * levels[symbolOf(l.pair)]!, 6);
+      expect(l.source_price).toBe(l.price);
+      expect(l.volume).toBe(before[i]!.volume);
+    });
+    type Row = {
+      entry_price: number;
+      stop_loss_price: number | null;
+      pnl: number;
+      realised_pnl: number;
+      fee: number;
+    };
+    const positions = (db: ServiceDb) =>
+      db
+        .prepare(
+          'SELECT entry_price, stop_loss_price, pnl, realised_pnl, fee FROM copy_positions WHERE user_id = ? ORDER BY id',
+        )
+        .all(user.id) as Row[];
+    const moneyOf = (rows: Row[]) => rows.map((r) => [r.pnl, r.realised_pnl, r.fee]);
+    // The moves are the same percentages of the same notionals: every PnL and fee is as written.
+    expect(moneyOf(positions(market))).toEqual(moneyOf(positions(written)));
+    expect(priced.balanceDelta).toBe(asWritten.balanceDelta);
+    // Entries and exits moved with their prices (scaled prices keep six significant digits).
+    const ratios = positions(market).map((r, i) => r.entry_price / positions(written)[i]!.entry_price);
+    expect(ratios.every((k) => Object.values(levels).some((level) => Math.abs(k / level - 1) < 1e-5))).toBe(
+      true,
+    );
+    written.close();
+    market.close();
   });
 
   it('refuses a user without room for two more RUNNING copy trades', () => {
