@@ -72,12 +72,19 @@ const columns: Column<ActivityLog>[] = [
     label: 'Fill · trader',
     title: 'Your fill price and the trader’s price',
     align: 'right',
-    width: 150,
+    width: 128,
     sortable: true,
     value: (a) => a.price,
+    // Two lines, not one: both prices side by side overflowed the column for four-digit prices
+    // with cents, and a right-aligned cell loses its first digits when it overflows.
     render: (a) => (
-      <span className="num">
-        {formatPrice(a.price)} <span className="muted">· {formatPrice(a.sourcePrice)}</span>
+      <span className="cell-stack cell-stack-end num">
+        <span className="cell-title" title={`Your fill ${formatPrice(a.price)}`}>
+          {formatPrice(a.price)}
+        </span>
+        <span className="cell-sub" title={`The trader's price ${formatPrice(a.sourcePrice)}`}>
+          trader {formatPrice(a.sourcePrice)}
+        </span>
       </span>
     ),
   },
