@@ -98,8 +98,13 @@ function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] 
   columns.push(
     usdColumn({
       id: 'pnl',
-      label: 'PnL',
-      title: 'realised PnL − fees + funding, plus the open part marked to market',
+      // An open position's pnl is what it has realised so far, less fees: the API gives no mark
+      // price, so its open part is not marked to market (semantics.md, pnl).
+      label: kind === 'top' ? 'PnL so far' : 'PnL',
+      title:
+        kind === 'top'
+          ? 'Realised part − fees + funding so far; the open part is not marked to market'
+          : 'realised PnL − fees + funding; for an open position, so far (the open part is not marked to market)',
       width: 108,
       sortable: true,
       signed: true,

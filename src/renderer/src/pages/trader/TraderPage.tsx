@@ -75,7 +75,9 @@ function chartSummary(points: readonly PnlPoint[]): string {
     best.daily > 0 ? `best day ${formatUsd(best.daily, { signed: true })} (${day(best)})` : 'no winning day';
   const worstText =
     worst.daily < 0 ? `worst ${formatUsd(worst.daily, { signed: true })} (${day(worst)})` : 'no losing day';
-  return `Net ${formatUsd(last.cumulative, { signed: true })} over ${points.length} days; ${bestText}, ${worstText}.`;
+  // The series runs through today and marks today's open positions, so it differs from the
+  // window's PnL card (full days only, closed positions): say so rather than leave two totals.
+  return `Net ${formatUsd(last.cumulative, { signed: true })} over ${points.length} days through today (open positions marked); ${bestText}, ${worstText}.`;
 }
 
 function PnlPanel({ trader, window }: { trader: TraderRef; window: Window }): ReactElement {

@@ -157,7 +157,12 @@ export const OPEN_COLUMNS: readonly Column<Position>[] = [
   collateral,
   leverage,
   entry,
-  { ...pnl, label: 'PnL so far', sortable: true },
+  {
+    ...pnl,
+    label: 'PnL so far',
+    title: 'Realised part − fee + funding so far; the open part is not marked to market',
+    sortable: true,
+  },
   { ...roi, sortable: true },
   orders,
 ];
