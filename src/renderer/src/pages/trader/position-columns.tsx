@@ -1,4 +1,5 @@
 import type { Order, Position } from '../../../../shared/api/positions';
+import { SideTag } from '../../components/SideTag';
 import type { Column } from '../../components/table/DataTable';
 import {
   leverageColumn,
@@ -18,11 +19,6 @@ function TimeCell({ iso, seconds = false }: { iso: string | null; seconds?: bool
   );
 }
 const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
-
-function SideTag({ isLong }: { isLong: boolean | null | undefined }) {
-  if (isLong === null || isLong === undefined) return <span className="muted">—</span>;
-  return <span className={`tag ${isLong ? 'tag-long' : 'tag-short'}`}>{isLong ? 'LONG' : 'SHORT'}</span>;
-}
 
 const pairColumn = (): Column<Position> => ({
   id: 'pair',
