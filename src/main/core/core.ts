@@ -75,7 +75,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const table = new KeyValueTable(db);
   const cache = new ResponseCache(db);
   const settings = new SettingsStore(table);
-  const withdrawals = new WithdrawalLog(table);
+  const withdrawals = new WithdrawalLog(db);
   const datasets = new StatisticsDatasets(join(cacheDir, 'datasets.db'));
 
   const localService = options.remoteProfile

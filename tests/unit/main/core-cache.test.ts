@@ -4,7 +4,6 @@ import { Connectivity } from '../../../src/main/core/cache/connectivity';
 import { KeyValueTable } from '../../../src/main/core/cache/key-value';
 import { ReadThrough } from '../../../src/main/core/cache/read-through';
 import { ResponseCache } from '../../../src/main/core/cache/response-cache';
-import { WithdrawalLog } from '../../../src/main/core/cache/withdrawal-log';
 import { dispatch } from '../../../src/main/core/dispatch';
 import { CoreError } from '../../../src/main/core/errors';
 import { CoreEvents } from '../../../src/main/core/events';
@@ -158,46 +157,5 @@ describe('settings and withdrawal records', () => {
       notifications: false,
       cacheLimitMb: 512,
     });
-  });
-
-  it('records withdrawals per profile and user, and applies settled events', () => {
-    const log = new WithdrawalLog(new KeyValueTable(openCacheDatabase(':memory:')));
-    const withdrawal = {
-      userId: 'u1',
-      embeddedWallet: '0x1111111111111111111111111111111111111111',
-      type: 'WITHDRAW' as const,
-      status: 'PENDING' as const,
-      createdAt: '2026-03-02T12:00:00.000Z',
-      data: {
-        destinationAddress: '0x2222222222222222222222222222222222222222',
-        chargeFeeTime: null,
-        chargeFeeTxHash: null,
-        withdrawTime: null,
-        txHash: null,
-        amount: 10,
-        feeAmount: 1,
-        withdrawAmount: 8,
-        receiveAmount: 7,
-        acmeWithdrawFeeAmount: 1,
-        acmeTransferFeeAmount: 1,
-      },
-    };
-    expect(log.add('p1', 'k1', withdrawal, 'acme')).toMatchObject({
-      id: 'k1',
-      status: 'PENDING',
-      transferFee: 1,
-    });
-    expect(log.list('p1', 'u1')).toHaveLength(1);
-    expect(log.list('p1', 'u2')).toEqual([]);
-    expect(log.list('p2', 'u1')).toEqual([]);
-    const settled = { ...withdrawal, status: 'SUCCESSFUL', data: { ...withdrawal.data, txHash: '0xabc' } };
-    expect(log.settle('p1', settled, 'acme')).toBe(true);
-    expect(log.list('p1', 'u1')[0]).toMatchObject({
-      id: 'k1',
-      status: 'SUCCESSFUL',
-      data: { txHash: '0xabc' },
-    });
-    expect(log.settle('p1', { ...settled, createdAt: '2026-03-02T12:00:01.000Z' }, 'acme')).toBe(false);
-    expect(log.settle('p1', { nonsense: true }, 'acme')).toBe(false);
   });
 });

@@ -27,7 +27,54 @@ export const cacheMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'withdrawals in a table of their own',
+    // The API lists no withdrawals, so this record is the user's only history of them: one row
+    // each, never dropped. They used to be one JSON array per profile in `settings`, capped at
+    // 1,000 and rewritten whole on every change; each array moves here in its order.
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE withdrawals (
+          seq INTEGER PRIMARY KEY,
+          profile_id TEXT NOT NULL,
+          id TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          json TEXT NOT NULL,
+          UNIQUE (profile_id, id)
+        ) STRICT;
+        CREATE INDEX withdrawals_by_user ON withdrawals (profile_id, user_id, seq);
+      `);
+      const arrays = db.prepare("SELECT key, json FROM settings WHERE key LIKE 'withdrawals.%'").all() as {
+        key: string;
+        json: string;
+      }[];
+      const insert = db.prepare(
+        'INSERT OR IGNORE INTO withdrawals (profile_id, id, user_id, json) VALUES (?, ?, ?, ?)',
+      );
+      for (const { key, json } of arrays) {
+        const profileId = key.slice('withdrawals.'.length);
+        // Newest first in the array: insert oldest first, so that `seq` grows with time.
+        for (const record of [...parsedArray(json)].reverse()) {
+          const { userId, ...withdrawal } = record as { id?: unknown; userId?: unknown };
+          if (typeof withdrawal.id !== 'string' || typeof userId !== 'string') continue;
+          insert.run(profileId, withdrawal.id, userId, JSON.stringify(withdrawal));
+        }
+      }
+      db.prepare("DELETE FROM settings WHERE key LIKE 'withdrawals.%'").run();
+    },
+  },
 ];
+
+/** A stored JSON array, or none when the value is damaged. */
+function parsedArray(json: string): unknown[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Opens the cache database at `path`, bringing its schema up to date. */
 export function openCacheDatabase(

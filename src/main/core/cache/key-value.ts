@@ -2,9 +2,10 @@ import type Database from 'better-sqlite3';
 import { prepareCached } from '../../../node/sqlite';
 
 /**
- * The cache database's `settings` table as a small JSON key-value store: the user's settings,
- * the saved service profiles and the withdrawal records live here, one key each. They are few
- * and small, and a table of their own would need a migration for each.
+ * The cache database's `settings` table as a small JSON key-value store: the user's settings and
+ * the saved service profiles live here, one key each. They are few and small, and a table of
+ * their own would need a migration for each. (Withdrawals, which grow without bound, have their
+ * own table: withdrawal-log.ts.)
  */
 export class KeyValueTable {
   constructor(private readonly db: Database.Database) {}

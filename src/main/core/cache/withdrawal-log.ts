@@ -1,79 +1,93 @@
 import { venueFeeKeys, withdrawalStatusSchema, type Withdrawal } from '../../../shared/api/copy-wallets';
 import { withdrawalRecordSchema, type WithdrawalRecord } from '../../../shared/ipc/schemas/wallets';
-import type { KeyValueTable } from './key-value';
+import type Database from 'better-sqlite3';
+import { prepareCached } from '../../../node/sqlite';
 
-/** Records kept per profile; older ones are dropped past this. */
-const MAX_RECORDS = 1000;
-
-/** A withdrawal as stored: the record the terminal lists, and whose it is. */
-interface Stored extends WithdrawalRecord {
-  userId: string;
+interface Row {
+  seq: number;
+  user_id: string;
+  json: string;
 }
 
-const keyOf = (profileId: string) => `withdrawals.${profileId}`;
-
 /**
- * The withdrawals made from this terminal, per profile and user, newest first. The API has no
- * endpoint that lists withdrawals, so the core records each answer of `withdraw:submit` and
- * updates it from the service's `withdrawalSettled` events.
+ * The withdrawals made from this terminal, per profile and user, newest first, one row each in the
+ * cache database's `withdrawals` table (none is ever dropped: the API has no endpoint that lists
+ * withdrawals, so this is the user's only history of them). The core records each answer of
+ * `withdraw:submit` and updates it from the service's `withdrawalSettled` events.
  */
 export class WithdrawalLog {
-  constructor(private readonly table: KeyValueTable) {}
+  constructor(private readonly db: Database.Database) {}
 
   /** The user's withdrawals on the profile, newest first. */
   list(profileId: string, userId: string): WithdrawalRecord[] {
-    return this.stored(profileId)
-      .filter((r) => r.userId === userId)
-      .map(({ userId: _userId, ...record }) => record);
+    const rows = prepareCached(
+      this.db,
+      'SELECT seq, user_id, json FROM withdrawals WHERE profile_id = ? AND user_id = ? ORDER BY seq DESC',
+    ).all(profileId, userId) as Row[];
+    return rows.map(recordOfRow).filter((r): r is WithdrawalRecord => r !== null);
   }
 
-  /** Records a withdrawal the service answered; `id` is the Idempotency-Key it was sent with. */
+  /**
+   * Records a withdrawal the service answered; `id` is the Idempotency-Key it was sent with. A
+   * second answer for the same key replaces the first and counts as the newest.
+   */
   add(profileId: string, id: string, withdrawal: Withdrawal, venue: string): WithdrawalRecord {
     const record = recordOf(id, withdrawal, venue);
-    const others = this.stored(profileId).filter((r) => r.id !== id);
-    this.table.set(
-      keyOf(profileId),
-      [{ ...record, userId: withdrawal.userId }, ...others].slice(0, MAX_RECORDS),
-    );
+    this.db.transaction(() => {
+      prepareCached(this.db, 'DELETE FROM withdrawals WHERE profile_id = ? AND id = ?').run(profileId, id);
+      prepareCached(
+        this.db,
+        'INSERT INTO withdrawals (profile_id, id, user_id, json) VALUES (?, ?, ?, ?)',
+      ).run(profileId, id, withdrawal.userId, JSON.stringify(record));
+    })();
     return record;
   }
 
   /**
-   * Applies a `withdrawalSettled` event: the record with the same wallet, destination, amount and
-   * creation time takes the event's status and data. Returns whether one matched.
+   * Applies a `withdrawalSettled` event: the newest record with the same wallet, destination,
+   * amount and creation time takes the event's status and data. Returns whether one matched.
    */
   settle(profileId: string, event: unknown, venue: string): boolean {
     const w = event as Partial<Withdrawal>;
     const status = withdrawalStatusSchema.safeParse(w?.status);
     if (!status.success || typeof w.embeddedWallet !== 'string' || !w.data) return false;
-    const records = this.stored(profileId);
-    const index = records.findIndex(
-      (r) =>
-        r.sourceAddress.toLowerCase() === w.embeddedWallet!.toLowerCase() &&
-        r.createdAt === w.createdAt &&
-        r.data.amount === w.data!.amount &&
-        r.data.destinationAddress.toLowerCase() === String(w.data!.destinationAddress).toLowerCase(),
-    );
-    const found = records[index];
-    if (!found) return false;
-    const updated = recordOf(found.id, { ...(w as Withdrawal), userId: found.userId }, venue);
-    records[index] = { ...updated, userId: found.userId };
-    this.table.set(keyOf(profileId), records);
-    return true;
+    const rows = prepareCached(
+      this.db,
+      'SELECT seq, user_id, json FROM withdrawals WHERE profile_id = ? ORDER BY seq DESC',
+    ).all(profileId) as Row[];
+    for (const row of rows) {
+      const found = recordOfRow(row);
+      if (
+        !found ||
+        found.sourceAddress.toLowerCase() !== w.embeddedWallet.toLowerCase() ||
+        found.createdAt !== w.createdAt ||
+        found.data.amount !== w.data.amount ||
+        found.data.destinationAddress.toLowerCase() !== String(w.data.destinationAddress).toLowerCase()
+      )
+        continue;
+      const updated = recordOf(found.id, { ...(w as Withdrawal), userId: row.user_id }, venue);
+      prepareCached(this.db, 'UPDATE withdrawals SET json = ? WHERE seq = ?').run(
+        JSON.stringify(updated),
+        row.seq,
+      );
+      return true;
+    }
+    return false;
   }
 
   /** Forgets a profile's records (the profile was deleted). */
   clear(profileId: string): void {
-    this.table.delete(keyOf(profileId));
+    prepareCached(this.db, 'DELETE FROM withdrawals WHERE profile_id = ?').run(profileId);
   }
+}
 
-  private stored(profileId: string): Stored[] {
-    const value = this.table.get(keyOf(profileId));
-    if (!Array.isArray(value)) return [];
-    return value.filter(
-      (r): r is Stored =>
-        withdrawalRecordSchema.safeParse(r).success && typeof (r as { userId?: unknown }).userId === 'string',
-    );
+/** A stored record, or null when its text no longer passes the contract's schema. */
+function recordOfRow(row: Row): WithdrawalRecord | null {
+  try {
+    const parsed = withdrawalRecordSchema.safeParse(JSON.parse(row.json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
