@@ -101,3 +101,40 @@ test('create a copy trade with options, see it listed, stop and start it; close 
   );
   await page.screenshot({ path: 'test-artifacts/copy-activity.png', animations: 'disabled' });
 });
+
+test('a new user copies a trader from the leaderboard: their only wallet is chosen, amounts are asked for', async ({
+  page,
+  terminal,
+}) => {
+  await page.goto(terminal.url);
+  await expect(page.getByTestId('service-state')).toContainText(/ready/i, { timeout: 30_000 });
+  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('wallet-create').click();
+  await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  await page.getByTestId('auth-login').click();
+  await expect(page.getByTestId('auth-session')).toBeVisible();
+
+  // Straight from the leaderboard to the form: the copy page has not read the wallets yet.
+  await page.getByTestId('nav-leaderboard').click();
+  await page.getByTestId('leaderboard-table').getByTestId('table-row').first().click();
+  await page.getByTestId('copy-trader').click();
+  const form = page.getByTestId('copy-form');
+  await expect(form).toBeVisible();
+  // The new user's one wallet, the embedded one, is chosen once the wallets arrive.
+  await expect(form.getByTestId('copy-form-wallet')).not.toHaveValue('');
+  await expect(form.getByTestId('copy-form-wallet').locator('option:checked')).toContainText(
+    'Embedded wallet',
+  );
+  // Margin and leverage are the user's to choose: empty, with examples that do not read as values.
+  await expect(form.getByTestId('copy-form-volume')).toHaveValue('');
+  await expect(form.getByTestId('copy-form-volume')).toHaveAttribute('placeholder', 'e.g. 100');
+  await form.getByTestId('copy-form-submit').click();
+  await expect(form.getByTestId('copy-form-issue-count')).toHaveText('2 fields need fixing');
+  await form.getByTestId('copy-form-volume').fill('25');
+  await form.getByTestId('copy-form-leverage').fill('5');
+  await form.getByTestId('copy-form-submit').click();
+  await expect(form).toBeHidden();
+  const created = page.getByTestId('copy-trades-table').getByTestId('table-row');
+  await expect(created).toHaveCount(1);
+  await expect(created.first().getByTestId('copy-trade-status')).toHaveText('Running');
+});

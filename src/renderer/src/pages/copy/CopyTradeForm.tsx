@@ -173,11 +173,18 @@ export function CopyTradeForm({
           }),
     [trade, editing, form],
   );
-  const [values, setValues] = useState<CopyTradeFormValues>(() => {
-    // A single wallet is the obvious choice: preselect it.
-    const only = !editing && wallets?.length === 1 ? wallets[0] : undefined;
-    return only ? { ...original, copyWalletId: only.id, exchange: only.exchange } : original;
-  });
+  const [entered, setValues] = useState<CopyTradeFormValues>(original);
+  // A single wallet is the obvious choice: it stands for an empty choice. Derived, not copied into
+  // the state once: the wallets may arrive after the form opened (a fresh login opens it from a
+  // trader page).
+  const onlyWallet = !editing && wallets?.length === 1 ? wallets[0] : undefined;
+  const values = useMemo(
+    () =>
+      onlyWallet && entered.copyWalletId === ''
+        ? { ...entered, copyWalletId: onlyWallet.id, exchange: onlyWallet.exchange }
+        : entered,
+    [entered, onlyWallet],
+  );
   const [accountsText, setAccountsText] = useState(() => original.accounts.join('\n'));
   const [touched, setTouched] = useState<ReadonlySet<CopyTradeField>>(new Set());
   const [attempted, setAttempted] = useState(false);
@@ -241,7 +248,8 @@ export function CopyTradeForm({
         className={`input num${errorOf(field) ? ' is-invalid' : ''}`}
         inputMode="decimal"
         autoComplete="off"
-        placeholder={placeholder}
+        // "e.g.": a bare number in a right-aligned amount box reads as a value already entered.
+        placeholder={`e.g. ${placeholder}`}
         value={values[field] as string}
         onChange={(e) => set(field, e.target.value as never)}
         onBlur={() => touch(field)}
