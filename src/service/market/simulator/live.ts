@@ -89,6 +89,11 @@ interface LiveTrader {
   market: ProtocolMarket;
 }
 
+/** How far back a trader's opens set how often they act live. */
+const ACTIVITY_WINDOW_MS = 7 * 24 * HOUR_MS;
+/** The weight of a trader who opened nothing in the window: rare, but not never. */
+const DORMANT_WEIGHT = 0.1;
+
 /** The live market's state between ticks. */
 class LiveMarketState {
   private readonly random: SeededRandom;
@@ -96,6 +101,8 @@ class LiveMarketState {
   private readonly prices = new Map<string, number>();
   private readonly open = new Map<string, SimPosition>();
   private readonly traders: LiveTrader[];
+  /** Running sums of the traders' weights, for picks in proportion to them. */
+  private readonly traderWeights: Float64Array;
   private readonly styles = new Map<string, TraderStyle>();
   private readonly write: ReturnType<typeof positionWriters>;
   private readonly writePrice: Statement<[string, number, number]>;
@@ -116,7 +123,9 @@ class LiveMarketState {
     );
     this.loadPrices();
     this.loadOpenPositions();
-    this.traders = this.loadTraders();
+    const { traders, weights } = this.loadTraders();
+    this.traders = traders;
+    this.traderWeights = weights;
   }
 
   /** One tick: prices, liquidations, then the traders' orders. */
@@ -165,21 +174,58 @@ class LiveMarketState {
     }
   }
 
-  /** Everyone who traded on a catalogue protocol; a store without positions gets newcomers. */
-  private loadTraders(): LiveTrader[] {
+  /**
+   * Everyone who traded on a catalogue protocol, each weighted by the positions they opened in
+   * the week before now (plus a little), so that who acts live follows who was active: the
+   * leaderboard's busy traders keep trading, and a user who copies one sees copies. A store
+   * without positions gets newcomers, all alike.
+   */
+  private loadTraders(): { traders: LiveTrader[]; weights: Float64Array } {
     const rows = this.db
-      .prepare('SELECT DISTINCT protocol, account FROM positions ORDER BY protocol, account')
-      .all() as { protocol: string; account: string }[];
-    const traders = rows.flatMap((r) => {
+      .prepare(
+        `SELECT protocol, account, SUM(open_time_ms >= ?) AS recent FROM positions
+         GROUP BY protocol, account ORDER BY protocol, account`,
+      )
+      .all(this.options.nowMs() - ACTIVITY_WINDOW_MS) as {
+      protocol: string;
+      account: string;
+      recent: number;
+    }[];
+    const traders: LiveTrader[] = [];
+    const weights: number[] = [];
+    for (const r of rows) {
       const market = this.markets.get(r.protocol);
-      return market ? [{ account: r.account, market }] : [];
-    });
-    if (traders.length > 0) return traders;
-    const markets = [...this.markets.values()];
-    return Array.from({ length: 64 }, (_, i) => ({
-      account: getAddress(`0x${this.random.hex(20)}`),
-      market: markets[i % markets.length] as ProtocolMarket,
-    }));
+      if (!market) continue;
+      traders.push({ account: r.account, market });
+      weights.push(r.recent + DORMANT_WEIGHT);
+    }
+    if (traders.length === 0) {
+      const markets = [...this.markets.values()];
+      for (let i = 0; i < 64; i += 1) {
+        traders.push({
+          account: getAddress(`0x${this.random.hex(20)}`),
+          market: markets[i % markets.length]!,
+        });
+        weights.push(1);
+      }
+    }
+    const sums = new Float64Array(weights.length);
+    weights.reduce((sum, w, i) => (sums[i] = sum + w), 0);
+    return { traders, weights: sums };
+  }
+
+  /** A trader drawn in proportion to their weight. */
+  private pickTrader(): LiveTrader {
+    const sums = this.traderWeights;
+    const x = this.random.next() * sums[sums.length - 1]!;
+    let lo = 0;
+    let hi = sums.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sums[mid]! > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.traders[lo]!;
   }
 
   private tokens(): MarketToken[] {
@@ -213,7 +259,7 @@ class LiveMarketState {
   private act(nowMs: number): void {
     const held = [...this.open.values()];
     if (held.length > 0 && this.random.chance(0.6)) return this.manage(this.random.pick(held), nowMs);
-    const trader = this.random.pick(this.traders);
+    const trader = this.pickTrader();
     const mine = held.filter(
       (p) => p.identity.account === trader.account && p.identity.protocol === trader.market.protocol,
     );

@@ -83,6 +83,34 @@ describe('the live market', () => {
     expect(positionViolations(db)).toEqual([]);
   });
 
+  it('has the traders who opened more in the last week open more live', () => {
+    const db = store();
+    const recent = db
+      .prepare(
+        `SELECT protocol || ' ' || account AS trader, SUM(open_time_ms >= ?) AS opens FROM positions
+         GROUP BY protocol, account`,
+      )
+      .all(NOW - 7 * 24 * 3_600_000) as { trader: string; opens: number }[];
+    const liveOpens = new Map<string, number>();
+    for (const { order } of orders(run(db, 1_500))) {
+      if (order.type !== 'OPEN') continue;
+      const trader = `${order.protocol} ${order.account}`;
+      liveOpens.set(trader, (liveOpens.get(trader) ?? 0) + 1);
+    }
+    // Live opens per trader, among the traders who opened nothing in the week and among those
+    // who opened three or more.
+    const perTrader = (keep: (opens: number) => boolean) => {
+      const group = recent.filter((r) => keep(r.opens));
+      expect(group.length).toBeGreaterThan(5);
+      return group.reduce((sum, r) => sum + (liveOpens.get(r.trader) ?? 0), 0) / group.length;
+    };
+    const dormant = perTrader((opens) => opens === 0);
+    const active = perTrader((opens) => opens >= 3);
+    // Picked alike, both groups would open about as often; weighted by their opens, the busy
+    // traders open tens of times as often.
+    expect(active).toBeGreaterThan(10 * Math.max(dormant, 0.5));
+  });
+
   it('is deterministic for the same store, seed and times', () => {
     const strip = (events: LiveEvent[]) => JSON.stringify(events);
     expect(strip(run(store(), 50))).toBe(strip(run(store(), 50)));
