@@ -220,3 +220,17 @@ test('download a protocol for offline use; the leaderboard then answers from the
   await dismissToasts(page);
   await page.screenshot({ path: 'test-artifacts/leaderboard-downloaded.png' });
 });
+
+test('a fresh terminal shows the leaderboard before any login: the local profile makes its own API key', async ({
+  page,
+  terminal,
+}) => {
+  // The leaderboard opens at once, while the core is still provisioning the key; its first read
+  // waits for the key instead of asking the user to log in.
+  await page.goto(terminal.url);
+  const table = page.getByTestId('leaderboard-table');
+  await expect(table.getByTestId('table-row').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('leaderboard-login')).toHaveCount(0);
+  // Still logged out: the rows came with the key, not a session.
+  await expect(page.getByTestId('topbar-login')).toBeVisible();
+});

@@ -91,6 +91,39 @@ describe('re-login on 401', () => {
   });
 });
 
+describe('a call that takes a token or a key', () => {
+  it('with neither, asks for a key before giving up; with a token, asks for nothing', async () => {
+    const page = () => json(200, { data: [], meta: { total: 0, totalPages: 0, limit: 10, offset: 0 } });
+    const keyless = scripted([page]);
+    const renew = vi.fn(async () => 'provisioned-key');
+    const client = new ServiceClient(profile, {
+      fetch: keyless.fetch,
+      credentials: { accessToken: () => null, apiKey: () => null, renew },
+    });
+    await expect(client.statisticFilter('HELIX_OP', {})).resolves.toMatchObject({ data: [] });
+    expect(renew.mock.calls).toEqual([['apiKey']]);
+    expect(keyless.seen.map((s) => s.key)).toEqual(['provisioned-key']);
+
+    const none = vi.fn(async () => null);
+    const refusedLocally = new ServiceClient(profile, {
+      fetch: scripted([]).fetch,
+      credentials: { accessToken: () => null, apiKey: () => null, renew: none },
+    });
+    await expect(refusedLocally.statisticFilter('HELIX_OP', {})).rejects.toMatchObject({
+      code: 'NOT_LOGGED_IN',
+    });
+
+    const withToken = scripted([page]);
+    const unused = vi.fn(async () => 'never');
+    await new ServiceClient(profile, {
+      fetch: withToken.fetch,
+      credentials: { accessToken: () => 'a-token', apiKey: () => null, renew: unused },
+    }).statisticFilter('HELIX_OP', {});
+    expect(unused).not.toHaveBeenCalled();
+    expect(withToken.seen.map((s) => s.authorization)).toEqual(['a-token']);
+  });
+});
+
 describe('withdrawal fees', () => {
   it("reads the service's fees, and falls back to the profile's, then to the defaults, on a 404", async () => {
     const fees = { feeAmount: 2, transferFee: 0.5, withdrawFee: 0.25, minimum: 7.75 };

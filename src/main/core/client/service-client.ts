@@ -557,7 +557,11 @@ export class ServiceClient {
     const what = `${call.method} ${call.path.split('?')[0]}`;
     const token = call.auth === 'apiKey' ? null : nonEmpty(await this.credentials.accessToken());
     let key = call.auth === 'jwt' ? null : nonEmpty(await this.credentials.apiKey());
-    if (call.auth === 'apiKey' && key === null && this.credentials.renew)
+    // A call that needs a key, or takes one and has no token either, asks for a key first: the
+    // local profile provisions its own on first start, and a read made meanwhile (the leaderboard
+    // opens at once, logged out) waits for it instead of answering "not logged in".
+    const wantsKey = call.auth === 'apiKey' || (call.auth === 'jwtOrApiKey' && token === null);
+    if (wantsKey && key === null && this.credentials.renew)
       key = nonEmpty(await this.credentials.renew('apiKey'));
     switch (call.auth) {
       case 'jwt':
