@@ -238,7 +238,7 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
         {filtered
           ? 'Nothing matches these filters.'
           : open
-            ? 'Positions appear here when a running copy trade’s trader opens one.'
+            ? 'Positions appear here when a running copy trade’s trader opens one: a trader with many recent trades (the leaderboard’s Trades, 7D) opens them more often.'
             : 'Positions land here once they close.'}
       </p>
     </EmptyState>
