@@ -25,9 +25,9 @@ export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
     });
     if (seeded) {
       // A tester can log in with the public demo key and find copy trades to look at, priced
-      // where the demo market trades.
+      // where the demo market trades and following its busiest traders.
       const demo = findUserByAddress(db, DEMO_ADDRESS) ?? createUser(db, config, DEMO_ADDRESS, {});
-      seedCopyFixture(db, config, { userId: demo.id, atMarketPrices: true });
+      seedCopyFixture(db, config, { userId: demo.id, inMarket: true });
     }
     return;
   }

@@ -10,6 +10,7 @@ import {
   seedCopyFixture,
   type CopyFixtureSummary,
 } from '../../src/service/fixture/copy-fixture';
+import { seedDemoWorld } from '../../src/service/market/simulator/seed-demo';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { call, FIXED_NOW, loginCopyUser, startCopyService, type CopyUser } from '../support/copy-session';
 import type { RunningService } from '../support/service';
@@ -78,7 +79,7 @@ describe('seedCopyFixture', () => {
     other.close();
   });
 
-  it('priced at the market, moves each price by its mark and keeps every PnL as written', () => {
+  it('in a market, follows its busiest traders, moves each price by its mark and keeps every PnL', () => {
     const levels: Record<string, number> = { BTC: 1.25, ETH: 1.5, AVAX: 0.8, SOL: 2 };
     const symbolOf = (pair: string) => pair.split('/')[0] as string;
     const written = twinStore();
@@ -87,12 +88,15 @@ describe('seedCopyFixture', () => {
       seed: 7,
       atMs: FIXED_NOW,
     });
-    // A market holding a mark for every token the fixture trades, each symbol at its own level.
+    // A small demo market, then a mark for every token the fixture trades, each symbol at its own level.
     const market = twinStore();
+    seedDemoWorld(market, { seed: 5, nowMs: FIXED_NOW, traders: 80, days: 10, skipStatistics: true });
     const tokens = written
       .prepare('SELECT DISTINCT index_token, pair FROM activity_logs WHERE user_id = ?')
       .all(user.id) as { index_token: string; pair: string }[];
-    const mark = market.prepare('INSERT INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, 0)');
+    const mark = market.prepare(
+      'INSERT OR REPLACE INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, 0)',
+    );
     for (const t of tokens) {
       const symbol = symbolOf(t.pair);
       mark.run(t.index_token, REFERENCE_PRICES[symbol]! * levels[symbol]!);
@@ -101,8 +105,36 @@ describe('seedCopyFixture', () => {
       userId: user.id,
       seed: 7,
       atMs: FIXED_NOW,
-      atMarketPrices: true,
+      inMarket: true,
     });
+
+    // The copy trades follow the busiest traders of their protocols over the week before.
+    const busiest = (protocol: string) =>
+      market
+        .prepare(
+          `SELECT account FROM positions WHERE protocol = ? AND open_time_ms BETWEEN ? AND ?
+           GROUP BY account ORDER BY COUNT(*) DESC, account`,
+        )
+        .pluck()
+        .all(protocol, FIXED_NOW - 7 * 86_400_000, FIXED_NOW) as string[];
+    const trades = market.prepare('SELECT id, account FROM copy_trades WHERE user_id = ?').all(user.id) as {
+      id: string;
+      account: string;
+    }[];
+    const accountOf = (id: string) => trades.find((t) => t.id === id)?.account;
+    expect(accountOf(priced.copyTradeIds.trend)).toBe(busiest('NOVA_ARB')[0]);
+    expect(accountOf(priced.copyTradeIds.reverse)).toBe(busiest('ORBIT_BASE')[0]);
+    expect(accountOf(priced.copyTradeIds.stopped)).toBe(busiest('HELIX_OP')[0]);
+    const reverseAccounts = market
+      .prepare('SELECT account FROM copy_trade_accounts WHERE copy_trade_id = ?')
+      .pluck()
+      .all(priced.copyTradeIds.reverse);
+    expect(reverseAccounts).toEqual([busiest('ORBIT_BASE')[1]]);
+    const followed = market
+      .prepare('SELECT DISTINCT source_account FROM activity_logs WHERE user_id = ? AND copy_trade_id = ?')
+      .pluck()
+      .all(user.id, priced.copyTradeIds.trend);
+    expect(followed).toEqual([busiest('NOVA_ARB')[0]]);
 
     type Log = { id: string; pair: string; price: number; source_price: number; volume: number };
     const logs = (db: ServiceDb) =>
