@@ -138,3 +138,19 @@ test('a new user copies a trader from the leaderboard: their only wallet is chos
   await expect(created).toHaveCount(1);
   await expect(created.first().getByTestId('copy-trade-status')).toHaveText('Running');
 });
+
+test('on a laptop-sized window the row actions stay in reach without scrolling sideways', async ({
+  page,
+  terminal,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await loginAsDemo(page, terminal.url);
+  await page.getByTestId('nav-copy').click();
+  // The copy trades table is wider than the window here: its actions stay pinned to the right.
+  const trade = page.getByTestId('copy-trades-table').getByTestId('table-row').first();
+  await expect(trade.getByTestId('copy-trade-edit')).toBeInViewport({ ratio: 1 });
+  await page.getByTestId('copy-tabs-positions').click();
+  const position = page.getByTestId('copy-positions-table').getByTestId('table-row').first();
+  await expect(position.getByTestId('copy-position-close')).toBeInViewport({ ratio: 1 });
+  await expect(position.getByTestId('copy-position-unlink')).toBeInViewport({ ratio: 1 });
+});

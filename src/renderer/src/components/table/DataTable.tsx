@@ -23,6 +23,11 @@ export interface Column<Row> {
   /** What the cell shows; the value as text when omitted. */
   render?: (row: Row) => ReactNode;
   /**
+   * Stays at the right edge while the table scrolls sideways: a row's actions (Close, Edit) must
+   * not need a scroll to reach on a narrow window. For the last column.
+   */
+  stickyEnd?: boolean;
+  /**
    * Extra classes of the cell (`num`, `num-up`…): a styled figure without an element of its own,
    * which keeps long tables light.
    */
@@ -108,7 +113,7 @@ function RowView<Row>({
         <div
           role="gridcell"
           key={c.id}
-          className={`dt-cell${c.align === 'right' ? ' is-right' : ''}${c.cellClass ? ` ${c.cellClass(row)}` : ''}`}
+          className={`${cellClassOf(c)}${c.cellClass ? ` ${c.cellClass(row)}` : ''}`}
           data-col={c.id}
         >
           {c.render ? c.render(row) : cellText(c.value(row))}
@@ -117,6 +122,11 @@ function RowView<Row>({
     </div>
   );
 }
+/** The classes every cell of a column has, header and body alike. */
+function cellClassOf<Row>(c: Column<Row>): string {
+  return `dt-cell${c.align === 'right' ? ' is-right' : ''}${c.stickyEnd ? ' is-sticky-end' : ''}`;
+}
+
 // Rows that stay in view keep their element and skip rendering while the table scrolls.
 const Row = memo(RowView) as typeof RowView;
 
@@ -368,7 +378,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactElement {
                 <div
                   key={c.id}
                   role="columnheader"
-                  className={`dt-cell dt-header${c.align === 'right' ? ' is-right' : ''}${direction ? ' is-sorted' : ''}`}
+                  className={`${cellClassOf(c)} dt-header${direction ? ' is-sorted' : ''}`}
                   aria-sort={c.sortable ? sortLabel(direction) : undefined}
                   title={c.title}
                   data-col={c.id}

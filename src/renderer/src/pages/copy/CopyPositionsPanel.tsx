@@ -177,8 +177,9 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
     });
     list.push({
       id: 'actions',
+      stickyEnd: true,
       label: '',
-      width: open ? 180 : 80,
+      width: open ? 204 : 80,
       value: () => null,
       render: (p) => (
         <span className="row-actions">

@@ -175,6 +175,7 @@ export function CopyTradesPanel({
       }),
       {
         id: 'actions',
+        stickyEnd: true,
         label: '',
         width: 136,
         value: () => null,
