@@ -210,7 +210,11 @@ class LiveMarketState {
       }
     }
     const sums = new Float64Array(weights.length);
-    weights.reduce((sum, w, i) => (sums[i] = sum + w), 0);
+    let total = 0;
+    for (let i = 0; i < weights.length; i += 1) {
+      total += weights[i]!;
+      sums[i] = total;
+    }
     return { traders, weights: sums };
   }
 
