@@ -173,7 +173,7 @@ export function CopyTradeForm({
           }),
     [trade, editing, form],
   );
-  const [entered, setValues] = useState<CopyTradeFormValues>(original);
+  const [entered, setEntered] = useState<CopyTradeFormValues>(original);
   // A single wallet is the obvious choice: it stands for an empty choice. Derived, not copied into
   // the state once: the wallets may arrive after the form opened (a fresh login opens it from a
   // trader page).
@@ -203,7 +203,7 @@ export function CopyTradeForm({
   const quotaFull = !editing && quota !== null && running >= quota;
 
   const set = <K extends CopyTradeField>(field: K, value: CopyTradeFormValues[K]): void => {
-    setValues((v) => ({ ...v, [field]: value }));
+    setEntered((v) => ({ ...v, [field]: value }));
     setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
   };
   const touch = (field: CopyTradeField): void =>
