@@ -360,7 +360,9 @@ export const STAT_FIELDS: readonly StatField[] = [
   },
   {
     key: 'lastTradeAtTs',
-    label: 'Last trade',
+    // The API's `lastTradeAt` is the latest close (semantics.md): named for what it is, so that a
+    // trader who opened a position a minute ago is not shown as idle for weeks.
+    label: 'Last close',
     kind: 'time',
     group: 'Activity',
     width: 104,

@@ -256,7 +256,7 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
           <p className="page-lede">
             {anyRecord ? (
               <>
-                Active {anyRecord.runTimeDays} days on {trader.protocol} · last trade{' '}
+                Active {anyRecord.runTimeDays} days on {trader.protocol} · last close{' '}
                 {formatAge(anyRecord.lastTradeAt)} ago
                 {anyRecord.isOpenPosition ? ' · has open positions' : ''}
               </>
