@@ -27,6 +27,18 @@ describe('the fixture world', () => {
     expect(db.prepare('SELECT COUNT(*) FROM orders').pluck().get()).toBeGreaterThan(traders);
   });
 
+  it('has nothing happen after its moment: no close and no order in the future', () => {
+    const db = svc.service.db;
+    const now = svc.clock.ms;
+    expect(db.prepare('SELECT COUNT(*) FROM positions WHERE close_time_ms > ?').pluck().get(now)).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM orders WHERE block_time_ms > ?').pluck().get(now)).toBe(0);
+    // Some positions did close today, before the moment.
+    const todayStart = now - (now % 86_400_000);
+    expect(
+      db.prepare('SELECT COUNT(*) FROM positions WHERE close_time_ms >= ?').pluck().get(todayStart),
+    ).toBeGreaterThan(0);
+  });
+
   it('lets the demo key log in as the owner of the fixture copy trades', async () => {
     const { token, address } = await loginAs(svc, DEMO_PRIVATE_KEY);
     expect(address).toBe(DEMO_ADDRESS);
