@@ -217,7 +217,14 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
           <section className="panel" aria-labelledby="ranking-title">
             <header className="panel-header">
               <h2 id="ranking-title">Percentile ranking · {WINDOW_LABELS[window]}</h2>
-              <span className="panel-count">100 = best of {trader.protocol}</span>
+              {/* Short, so that the header keeps one line on a laptop-sized window; the panel
+                  itself says "among this protocol's traders". */}
+              <span
+                className="panel-count"
+                title={`100 = the best trader of ${trader.protocol} over the window`}
+              >
+                100 = best
+              </span>
             </header>
             <div className="panel-body">
               <RankingBars ranking={record.ranking} />
