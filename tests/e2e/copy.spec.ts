@@ -81,6 +81,11 @@ test('create a copy trade with options, see it listed, stop and start it; close 
   await btc.getByText('Orders').click();
   const drawer = page.getByTestId('position-drawer');
   await expect(drawer.getByTestId('position-orders-table').getByTestId('table-row')).toHaveCount(2);
+  // Newest first: the increase, then the open; a copy order's size is its notional in USD.
+  const sizes = drawer
+    .getByTestId('position-orders-table')
+    .locator('[data-testid="table-row"] [data-col="size"]');
+  await expect(sizes).toHaveText(['$500.00', '$1,000.00']);
   await page.screenshot({ path: 'test-artifacts/copy-position-orders.png', animations: 'disabled' });
   await drawer.getByTestId('position-close').click();
   const confirm = page.getByTestId('close-position-dialog');

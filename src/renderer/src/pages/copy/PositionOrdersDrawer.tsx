@@ -50,11 +50,13 @@ const orderColumns: Column<CopyOrder>[] = [
   },
   {
     id: 'size',
-    label: 'Tokens',
+    // A copy order's `size` is its notional in USD (docs/copy-trading-api.md), not tokens.
+    label: 'Size',
+    title: 'Notional of the order in USD',
     align: 'right',
     width: 90,
     value: (o) => o.size,
-    render: (o) => <span className="num">{formatPrice(o.size)}</span>,
+    render: (o) => <span className="num">{formatUsd(o.size)}</span>,
   },
   {
     id: 'realisedPnl',
