@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../../../node/sqlite';
+import { KeyValueTable } from './key-value';
 
 /**
  * The core's own SQLite database (ARCHITECTURE.md: the service and the core each own theirs).
@@ -40,41 +41,36 @@ export const cacheMigrations: readonly Migration[] = [
           profile_id TEXT NOT NULL,
           id TEXT NOT NULL,
           user_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
           json TEXT NOT NULL,
           UNIQUE (profile_id, id)
         ) STRICT;
         CREATE INDEX withdrawals_by_user ON withdrawals (profile_id, user_id, seq);
+        CREATE INDEX withdrawals_by_time ON withdrawals (profile_id, created_at);
       `);
-      const arrays = db.prepare("SELECT key, json FROM settings WHERE key LIKE 'withdrawals.%'").all() as {
-        key: string;
-        json: string;
-      }[];
+      const settings = new KeyValueTable(db);
+      const keys = db
+        .prepare("SELECT key FROM settings WHERE key LIKE 'withdrawals.%'")
+        .pluck()
+        .all() as string[];
       const insert = db.prepare(
-        'INSERT OR IGNORE INTO withdrawals (profile_id, id, user_id, json) VALUES (?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO withdrawals (profile_id, id, user_id, created_at, json) VALUES (?, ?, ?, ?, ?)',
       );
-      for (const { key, json } of arrays) {
+      for (const key of keys) {
+        const records = settings.get(key);
         const profileId = key.slice('withdrawals.'.length);
         // Newest first in the array: insert oldest first, so that `seq` grows with time.
-        for (const record of [...parsedArray(json)].reverse()) {
-          const { userId, ...withdrawal } = record as { id?: unknown; userId?: unknown };
+        for (const record of Array.isArray(records) ? [...records].reverse() : []) {
+          const { userId, ...withdrawal } = record as { id?: unknown; userId?: unknown; createdAt?: unknown };
           if (typeof withdrawal.id !== 'string' || typeof userId !== 'string') continue;
-          insert.run(profileId, withdrawal.id, userId, JSON.stringify(withdrawal));
+          if (typeof withdrawal.createdAt !== 'string') continue;
+          insert.run(profileId, withdrawal.id, userId, withdrawal.createdAt, JSON.stringify(withdrawal));
         }
+        settings.delete(key);
       }
-      db.prepare("DELETE FROM settings WHERE key LIKE 'withdrawals.%'").run();
     },
   },
 ];
-
-/** A stored JSON array, or none when the value is damaged. */
-function parsedArray(json: string): unknown[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? value : [];
-  } catch {
-    return [];
-  }
-}
 
 /** Opens the cache database at `path`, bringing its schema up to date. */
 export function openCacheDatabase(

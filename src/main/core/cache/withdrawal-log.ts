@@ -37,8 +37,8 @@ export class WithdrawalLog {
       prepareCached(this.db, 'DELETE FROM withdrawals WHERE profile_id = ? AND id = ?').run(profileId, id);
       prepareCached(
         this.db,
-        'INSERT INTO withdrawals (profile_id, id, user_id, json) VALUES (?, ?, ?, ?)',
-      ).run(profileId, id, withdrawal.userId, JSON.stringify(record));
+        'INSERT INTO withdrawals (profile_id, id, user_id, created_at, json) VALUES (?, ?, ?, ?, ?)',
+      ).run(profileId, id, withdrawal.userId, record.createdAt, JSON.stringify(record));
     })();
     return record;
   }
@@ -51,16 +51,18 @@ export class WithdrawalLog {
     const w = event as Partial<Withdrawal>;
     const status = withdrawalStatusSchema.safeParse(w?.status);
     if (!status.success || typeof w.embeddedWallet !== 'string' || !w.data) return false;
+    if (typeof w.createdAt !== 'string') return false;
+    // Only the records made at the event's moment are candidates (an index lookup, not a scan
+    // of every withdrawal the profile ever made).
     const rows = prepareCached(
       this.db,
-      'SELECT seq, user_id, json FROM withdrawals WHERE profile_id = ? ORDER BY seq DESC',
-    ).all(profileId) as Row[];
+      'SELECT seq, user_id, json FROM withdrawals WHERE profile_id = ? AND created_at = ? ORDER BY seq DESC',
+    ).all(profileId, w.createdAt) as Row[];
     for (const row of rows) {
       const found = recordOfRow(row);
       if (
         !found ||
         found.sourceAddress.toLowerCase() !== w.embeddedWallet.toLowerCase() ||
-        found.createdAt !== w.createdAt ||
         found.data.amount !== w.data.amount ||
         found.data.destinationAddress.toLowerCase() !== String(w.data.destinationAddress).toLowerCase()
       )
