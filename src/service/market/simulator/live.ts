@@ -8,7 +8,7 @@ import type { SeededRandom } from '../../fixture/random';
 import type { ServiceDb } from '../../store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../../store/positions';
 import { hashString, hex32, mix32, normal, substream } from './draws';
-import { HOUR_MS, dynamicsOf } from './parameters';
+import { ACTIVITY_WINDOW_MS, HOUR_MS, dynamicsOf } from './parameters';
 import { SimPosition, cents, positionKey, type OrderStamper, type PositionIdentity } from './position-book';
 import { stepReturn } from './prices';
 import { drawHumanKind, drawStyle, type TraderStyle } from './styles';
@@ -89,8 +89,6 @@ interface LiveTrader {
   market: ProtocolMarket;
 }
 
-/** How far back a trader's opens set how often they act live. */
-const ACTIVITY_WINDOW_MS = 7 * 24 * HOUR_MS;
 /** The weight of a trader who opened nothing in the window: rare, but not never. */
 const DORMANT_WEIGHT = 0.1;
 
@@ -102,7 +100,7 @@ class LiveMarketState {
   private readonly open = new Map<string, SimPosition>();
   private readonly traders: LiveTrader[];
   /** Running sums of the traders' weights, for picks in proportion to them. */
-  private readonly traderWeights: Float64Array;
+  private readonly traderWeights: number[];
   private readonly styles = new Map<string, TraderStyle>();
   private readonly write: ReturnType<typeof positionWriters>;
   private readonly writePrice: Statement<[string, number, number]>;
@@ -180,7 +178,7 @@ class LiveMarketState {
    * leaderboard's busy traders keep trading, and a user who copies one sees copies. A store
    * without positions gets newcomers, all alike.
    */
-  private loadTraders(): { traders: LiveTrader[]; weights: Float64Array } {
+  private loadTraders(): { traders: LiveTrader[]; weights: number[] } {
     const rows = this.db
       .prepare(
         `SELECT protocol, account, SUM(open_time_ms >= ?) AS recent FROM positions
@@ -193,29 +191,20 @@ class LiveMarketState {
     }[];
     const traders: LiveTrader[] = [];
     const weights: number[] = [];
+    const add = (trader: LiveTrader, weight: number) => {
+      traders.push(trader);
+      weights.push((weights.at(-1) ?? 0) + weight);
+    };
     for (const r of rows) {
       const market = this.markets.get(r.protocol);
-      if (!market) continue;
-      traders.push({ account: r.account, market });
-      weights.push(r.recent + DORMANT_WEIGHT);
+      if (market) add({ account: r.account, market }, r.recent + DORMANT_WEIGHT);
     }
     if (traders.length === 0) {
       const markets = [...this.markets.values()];
-      for (let i = 0; i < 64; i += 1) {
-        traders.push({
-          account: getAddress(`0x${this.random.hex(20)}`),
-          market: markets[i % markets.length]!,
-        });
-        weights.push(1);
-      }
+      for (let i = 0; i < 64; i += 1)
+        add({ account: getAddress(`0x${this.random.hex(20)}`), market: markets[i % markets.length]! }, 1);
     }
-    const sums = new Float64Array(weights.length);
-    let total = 0;
-    for (let i = 0; i < weights.length; i += 1) {
-      total += weights[i]!;
-      sums[i] = total;
-    }
-    return { traders, weights: sums };
+    return { traders, weights };
   }
 
   /** A trader drawn in proportion to their weight. */

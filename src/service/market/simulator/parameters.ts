@@ -86,6 +86,11 @@ export const BLOCK_STEPS = 60;
 /** One hour and one year in milliseconds. */
 export const HOUR_MS = 3_600_000;
 export const YEAR_MS = 365 * 24 * HOUR_MS;
+/**
+ * How far back a trader's opens count as their recent activity: how often they act in the live
+ * market, and whom the demo user's copy trades follow (fixture/copy-fixture.ts).
+ */
+export const ACTIVITY_WINDOW_MS = 7 * 24 * HOUR_MS;
 
 /** Block time of the simulated chains: block number = floor(time / BLOCK_MS). */
 export const BLOCK_MS = 250;
