@@ -152,6 +152,7 @@ describe('seedCopyFixture', () => {
       expect(l.volume).toBe(before[i]!.volume);
     });
     type Row = {
+      index_token: string;
       entry_price: number;
       stop_loss_price: number | null;
       pnl: number;
@@ -161,18 +162,27 @@ describe('seedCopyFixture', () => {
     const positions = (db: ServiceDb) =>
       db
         .prepare(
-          'SELECT entry_price, stop_loss_price, pnl, realised_pnl, fee FROM copy_positions WHERE user_id = ? ORDER BY id',
+          `SELECT index_token, entry_price, stop_loss_price, pnl, realised_pnl, fee FROM copy_positions
+           WHERE user_id = ? ORDER BY id`,
         )
         .all(user.id) as Row[];
     const moneyOf = (rows: Row[]) => rows.map((r) => [r.pnl, r.realised_pnl, r.fee]);
     // The moves are the same percentages of the same notionals: every PnL and fee is as written.
     expect(moneyOf(positions(market))).toEqual(moneyOf(positions(written)));
     expect(priced.balanceDelta).toBe(asWritten.balanceDelta);
-    // Entries and exits moved with their prices (scaled prices keep six significant digits).
-    const ratios = positions(market).map((r, i) => r.entry_price / positions(written)[i]!.entry_price);
-    expect(ratios.every((k) => Object.values(levels).some((level) => Math.abs(k / level - 1) < 1e-5))).toBe(
-      true,
-    );
+    // Each entry and stop loss moved by its own symbol's level (scaled prices keep six significant
+    // digits, hence the tolerance).
+    const levelOf = (indexToken: string) =>
+      levels[symbolOf(tokens.find((t) => t.index_token === indexToken)!.pair)]!;
+    const writtenPositions = positions(written);
+    const pricedPositions = positions(market);
+    expect(pricedPositions.filter((p) => p.stop_loss_price !== null).length).toBeGreaterThan(0);
+    pricedPositions.forEach((p, i) => {
+      const level = levelOf(p.index_token);
+      expect(p.entry_price / writtenPositions[i]!.entry_price).toBeCloseTo(level, 4);
+      if (p.stop_loss_price !== null)
+        expect(p.stop_loss_price / writtenPositions[i]!.stop_loss_price!).toBeCloseTo(level, 4);
+    });
     written.close();
     market.close();
   });
