@@ -122,6 +122,7 @@ function RowView<Row>({
     </div>
   );
 }
+
 /** The classes every cell of a column has, header and body alike. */
 function cellClassOf<Row>(c: Column<Row>): string {
   return `dt-cell${c.align === 'right' ? ' is-right' : ''}${c.stickyEnd ? ' is-sticky-end' : ''}`;
