@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { loginAsDemo } from './demo-user';
+import { loginAsDemo, loginWithNewWallet } from './demo-user';
 
 const TRADER = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
 
@@ -111,13 +111,7 @@ test('a new user copies a trader from the leaderboard: their only wallet is chos
   page,
   terminal,
 }) => {
-  await page.goto(terminal.url);
-  await expect(page.getByTestId('service-state')).toContainText(/ready/i, { timeout: 30_000 });
-  await page.getByTestId('nav-wallet').click();
-  await page.getByTestId('wallet-create').click();
-  await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
-  await page.getByTestId('auth-login').click();
-  await expect(page.getByTestId('auth-session')).toBeVisible();
+  await loginWithNewWallet(page, terminal.url);
 
   // Straight from the leaderboard to the form: the copy page has not read the wallets yet.
   await page.getByTestId('nav-leaderboard').click();

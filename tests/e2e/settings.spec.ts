@@ -1,11 +1,11 @@
+import { openTerminal } from './demo-user';
 import { expect, test } from './fixtures';
 
 test('settings: switch the theme, add a remote service profile, see the data and versions', async ({
   page,
   terminal,
 }) => {
-  await page.goto(terminal.url);
-  await expect(page.getByTestId('service-state')).toContainText(/ready/i, { timeout: 30_000 });
+  await openTerminal(page, terminal.url);
   await page.getByTestId('nav-settings').click();
 
   const html = page.locator('html');
