@@ -79,6 +79,10 @@ describe('WithdrawalLog', () => {
       ['newer', 'SUCCESSFUL'],
       ['older', 'PENDING'],
     ]);
+    // The event's data replaces the record's (the transaction it settled with).
+    expect(log.list('p1', 'u1')[0]).toMatchObject({ data: { txHash: '0xabc' } });
+    // A different amount at the same moment is another withdrawal.
+    expect(log.settle('p1', { ...settled, data: { ...settled.data, amount: 51 } }, 'acme')).toBe(false);
     expect(log.settle('p2', settled, 'acme')).toBe(false);
     expect(log.settle('p1', { ...settled, createdAt: '2026-03-02T12:00:01.000Z' }, 'acme')).toBe(false);
     expect(log.settle('p1', { nonsense: true }, 'acme')).toBe(false);
