@@ -24,6 +24,8 @@ import { jwtSecret, readMeta } from './store/meta';
 import { recomputeAll } from './statistics/recompute';
 import { seedTokenCatalogue } from './market/tokens';
 import { prepareWorld, startLiveWorld } from './world';
+import { feedRoutes } from './http/routes/feed';
+import { HyperliquidFeed } from './venues/hyperliquid/hyperliquid-feed';
 
 /** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
 const BODY_LIMIT = 1024 * 1024;
@@ -33,6 +35,8 @@ export interface LocalService {
   ctx: ServiceContext;
   db: ServiceDb;
   config: ServiceConfig;
+  /** The venue feed, when the configuration asks for one; it starts when the service listens. */
+  feed: HyperliquidFeed | null;
   /** Listens on the configured host and port (0 picks a free one); resolves with the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -72,8 +76,23 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   // Orders the market committed before a crash but never copied are copied now, once.
   catchUpSourceOrders(db, engine);
   const live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
+  const feed = config.feed
+    ? new HyperliquidFeed(
+        { ...config.feed, untilMs: config.asOf?.getTime() ?? null },
+        {
+          db,
+          engine,
+          statistics,
+          publish,
+          nowMs: () => config.now().getTime(),
+          log: (message) => console.error(`copydesk service: ${message}`),
+        },
+      )
+    : null;
+  feedRoutes(app, ctx, feed);
   app.addHook('onClose', async () => {
     live?.stop();
+    await feed?.stop();
     db.close();
   });
   return {
@@ -81,8 +100,10 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
     ctx,
     db,
     config,
+    feed,
     async listen() {
       await app.listen({ host: config.host, port: config.port });
+      feed?.start();
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       return `http://${config.host}:${port}`;

@@ -6,6 +6,7 @@ import { defaultConfig, type ServiceConfig } from './config';
 import { createApiKey } from './auth/api-keys';
 import { openServiceDatabase } from './store/database';
 import { IMPORT_USAGE, runImportCommand } from './market/importers/command';
+import { HYPERLIQUID_DEFAULTS } from './venues/hyperliquid/hyperliquid-feed';
 
 /**
  * `npm run service -- [--host H] [--port P] [--db FILE] …` serves the API;
@@ -17,6 +18,8 @@ const USAGE = `Usage:
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
                      [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME]
                      [--demo] [--live] [--admin-key KEY]
+                     [--feed hyperliquid] [--feed-url URL] [--feed-ws-url URL] [--feed-leaderboard-url URL]
+                     [--track ACCOUNT[,ACCOUNT…]] [--track-top N] [--feed-leverage N] [--feed-weight-per-minute N]
   npm run service -- create-api-key --db FILE [--label TEXT]
   ${IMPORT_USAGE}`;
 
@@ -38,6 +41,14 @@ const options = {
   'rate-limit': { type: 'string' },
   now: { type: 'string' },
   'admin-key': { type: 'string' },
+  feed: { type: 'string' },
+  'feed-url': { type: 'string' },
+  'feed-ws-url': { type: 'string' },
+  'feed-leaderboard-url': { type: 'string' },
+  track: { type: 'string', multiple: true },
+  'track-top': { type: 'string' },
+  'feed-leverage': { type: 'string' },
+  'feed-weight-per-minute': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -72,6 +83,7 @@ function configFrom(values: Flags): ServiceConfig {
     demo: values.demo === true && values.empty !== true,
     live: values.live === true,
     onProgress: printProgress,
+    feed: feedFrom(values),
     ...(values.now !== undefined && { asOf: parseNow(values.now) }),
     ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
     ...(values['service-name'] !== undefined && {
@@ -110,6 +122,81 @@ function createKeyCommand(values: Flags): void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The venue feed's flags. Its URLs default to the venue's public endpoints, or to
+ * COPYDESK_FEED_URL / COPYDESK_FEED_WS_URL / COPYDESK_FEED_LEADERBOARD_URL (the terminal's tests point
+ * them at a fake venue on 127.0.0.1).
+ */
+function feedFrom(values: Flags): ServiceConfig['feed'] {
+  const feedOnly = ['feed-url', 'feed-ws-url', 'feed-leaderboard-url', 'track', 'track-top', 'feed-leverage']
+    .concat('feed-weight-per-minute')
+    .filter((name) => values[name as keyof Flags] !== undefined);
+  if (values.feed === undefined) {
+    if (feedOnly.length > 0) throw new UsageError(`--${feedOnly[0]} needs --feed hyperliquid`);
+    return null;
+  }
+  if (values.feed !== 'hyperliquid')
+    throw new UsageError('--feed must be hyperliquid (the one venue feed there is)');
+  const env = process.env;
+  return {
+    infoUrl: urlFlag(
+      '--feed-url',
+      values['feed-url'] ?? env.COPYDESK_FEED_URL ?? HYPERLIQUID_DEFAULTS.infoUrl,
+      ['http:', 'https:'],
+    ).replace(/\/+$/, ''),
+    wsUrl: urlFlag(
+      '--feed-ws-url',
+      values['feed-ws-url'] ?? env.COPYDESK_FEED_WS_URL ?? HYPERLIQUID_DEFAULTS.wsUrl,
+      ['ws:', 'wss:'],
+    ),
+    leaderboardUrl: urlFlag(
+      '--feed-leaderboard-url',
+      values['feed-leaderboard-url'] ??
+        env.COPYDESK_FEED_LEADERBOARD_URL ??
+        HYPERLIQUID_DEFAULTS.leaderboardUrl,
+      ['http:', 'https:'],
+    ),
+    track: (values.track ?? []).flatMap((list) => list.split(',')).map((a) => accountFlag(a.trim())),
+    trackTop:
+      values['track-top'] === undefined
+        ? HYPERLIQUID_DEFAULTS.trackTop
+        : integerFlag('--track-top', values['track-top'], 0, 10_000),
+    leverage:
+      values['feed-leverage'] === undefined
+        ? HYPERLIQUID_DEFAULTS.leverage
+        : rangeFlag('--feed-leverage', values['feed-leverage'], 1, 200),
+    weightPerMinute:
+      values['feed-weight-per-minute'] === undefined
+        ? HYPERLIQUID_DEFAULTS.weightPerMinute
+        : integerFlag('--feed-weight-per-minute', values['feed-weight-per-minute'], 120, 100_000_000),
+  };
+}
+
+function urlFlag(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${name} must be a URL, not '${raw}'`);
+  }
+  if (!protocols.includes(url.protocol))
+    throw new UsageError(`${name} must start with ${protocols.join(' or ')}//`);
+  return raw;
+}
+
+function accountFlag(raw: string): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw))
+    throw new UsageError(`--track: '${raw}' is not an address (0x and 40 hex digits)`);
+  return raw.toLowerCase();
+}
+
+function rangeFlag(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max)
+    throw new UsageError(`${name} must be a number from ${min} to ${max}`);
+  return value;
 }
 
 function integerFlag(name: string, raw: string, min: number, max: number): number {

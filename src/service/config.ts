@@ -1,4 +1,5 @@
 import { DEFAULT_GRAPHQL_NAMESPACE, DEFAULT_SERVICE_NAME, DEFAULT_VENUE } from '../shared/profile';
+import type { FeedConfig } from './venues/hyperliquid/hyperliquid-feed';
 
 /** Everything an operator can set on the local service (docs/service.md lists each). */
 export interface ServiceConfig {
@@ -33,6 +34,8 @@ export interface ServiceConfig {
   demo: boolean;
   /** Keep the market moving: price ticks and new orders every second, statistics following. */
   live: boolean;
+  /** The Hyperliquid feed (`--feed hyperliquid`), or null for none (docs/venue-feed.md). */
+  feed: Omit<FeedConfig, 'untilMs'> | null;
   /** Where long work (seeding) reports its progress. */
   onProgress: (progress: { phase: string; done: number; total: number }) => void;
   /** The service's clock; tests replace it. */
@@ -57,6 +60,7 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     seedFixture: false,
     demo: false,
     live: false,
+    feed: null,
     onProgress: () => undefined,
     asOf: null,
     now: () => new Date(),

@@ -165,6 +165,8 @@ interface OpenPosition {
   lastReportedCollateral: number | null;
   lastCollateral: number;
   lastLeverage: number | null;
+  /** The leverage assumed for this position when the source reports no collateral. */
+  assumedLeverage: number;
   realisedPnl: number;
   fee: number;
   funding: number;
@@ -242,6 +244,34 @@ export class PositionLedger {
     return this.flip(p, whole);
   }
 
+  /**
+   * The leverage of the open position, when the source reports it apart from the fills (a venue's
+   * account state): its collateral is then its size / `leverage`. Returns the position's row as it
+   * now stands, or null when the series is flat.
+   */
+  setOpenLeverage(leverage: number): PositionRow | null {
+    if (!(Number.isFinite(leverage) && leverage > 0))
+      throw new LedgerError(`leverage must be a number greater than 0, not ${leverage}`);
+    const p = this.open;
+    if (!p) return null;
+    p.assumedLeverage = leverage;
+    if (p.lastReportedCollateral === null) p.lastLeverage = leverage;
+    return this.row(p, null);
+  }
+
+  /**
+   * The rows booked since the last drain, then forgotten: the orders, and every position they
+   * touched (closed ones final, the open one as it stands). A long-lived ledger (a live feed)
+   * stores these and keeps only its open position in memory.
+   */
+  drain(): { positions: PositionRow[]; orders: OrderRow[] } {
+    const orders = this.booked.splice(0);
+    const positions = this.closed.splice(0);
+    const open = this.open;
+    if (open && orders.some((o) => o.position_id === open.id)) positions.push(this.row(open, null));
+    return { positions, orders };
+  }
+
   /** Every position so far, in opening order: the closed ones, then the open one if any. */
   positions(): PositionRow[] {
     return this.open ? [...this.closed, this.row(this.open, null)] : [...this.closed];
@@ -294,6 +324,7 @@ export class PositionLedger {
       lastReportedCollateral: null,
       lastCollateral: 0,
       lastLeverage: null,
+      assumedLeverage: this.leverage,
       realisedPnl: 0,
       fee: 0,
       funding: 0,
@@ -362,13 +393,13 @@ export class PositionLedger {
   /** The position's collateral now: the last one the source reported, else size / assumed leverage. */
   private collateralNow(p: OpenPosition): number {
     if (p.units === 0n) return 0;
-    return p.lastReportedCollateral ?? this.sizeOf(p) / this.leverage;
+    return p.lastReportedCollateral ?? this.sizeOf(p) / p.assumedLeverage;
   }
 
   private record(p: OpenPosition, part: FillPart, type: OrderType, sizeDelta: number, realised: number) {
     const size = this.sizeOf(p);
     const collateral = this.collateralNow(p);
-    if (p.lastReportedCollateral === null) p.lastLeverage = this.leverage;
+    if (p.lastReportedCollateral === null) p.lastLeverage = p.assumedLeverage;
     else if (collateral > 0) p.lastLeverage = size / collateral;
     const order: OrderRow = {
       ...this.commonColumns(p),
@@ -417,7 +448,7 @@ export class PositionLedger {
   private row(p: OpenPosition, closeTimeMs: number | null): PositionRow {
     const reported = p.peakReportedCollateral;
     const assumed = reported === null;
-    const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / this.leverage);
+    const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / p.assumedLeverage);
     const d = derivePosition(facts);
     const types = p.orders.map((o) => o.type);
     return {
@@ -440,7 +471,7 @@ export class PositionLedger {
       roi: d.roi,
       realised_roi: d.realisedRoi,
       // With an assumed collateral the leverage is the assumption itself, not size / (size / L).
-      leverage: assumed ? this.leverage : d.leverage,
+      leverage: assumed ? p.assumedLeverage : d.leverage,
       is_win: d.isWin === null ? null : d.isWin ? 1 : 0,
       is_liquidate: p.isLiquidate ? 1 : 0,
       order_count: types.length,

@@ -470,4 +470,38 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'venue feed',
+    up: (db) => {
+      db.exec(`
+        -- A venue's trade id orders fills inside one millisecond; startPosition tells a history
+        -- that begins inside a position (docs/venue-feed.md).
+        ALTER TABLE fills ADD COLUMN tid INTEGER;
+        ALTER TABLE fills ADD COLUMN start_position TEXT;
+        -- The accounts a venue feed follows, and how far each one's backfill has got: the cursor
+        -- is written in the transaction that stores its page, so a kill resumes where it stopped.
+        CREATE TABLE feed_accounts (
+          venue TEXT NOT NULL,
+          account TEXT NOT NULL,
+          by_user INTEGER NOT NULL DEFAULT 0,
+          by_leaderboard INTEGER NOT NULL DEFAULT 0,
+          -- The user removed it: polling stops, the data stays, discovery does not add it back.
+          removed INTEGER NOT NULL DEFAULT 0,
+          added_at_ms INTEGER NOT NULL,
+          -- Fills from this instant on are the account's live trading (the copy engine sees them).
+          live_since_ms INTEGER NOT NULL,
+          phase TEXT NOT NULL CHECK (phase IN ('recent', 'history', 'done')),
+          -- The recent window starts here; the history phase pages [0, recent_from_ms).
+          recent_from_ms INTEGER NOT NULL,
+          cursor_ms INTEGER NOT NULL,
+          fills INTEGER NOT NULL DEFAULT 0,
+          first_fill_ms INTEGER,
+          last_fill_ms INTEGER,
+          error TEXT,
+          PRIMARY KEY (venue, account)
+        ) STRICT;
+      `);
+    },
+  },
 ];

@@ -10,3 +10,4 @@ export * from './copy-positions';
 export * from './activity-logs';
 export * from './tokens';
 export * from './lists';
+export * from './feed';
