@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexTokenAddress } from '../../src/service/market/catalogue';
+import { hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { importFills, type ImportFile } from '../../src/service/market/importers/import';
 import { orderId, positionId, positionKey, type SeriesKey } from '../../src/service/market/ledger';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
@@ -37,7 +37,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const series = (account: string, symbol: string): SeriesKey => ({ account, protocol: P, symbol });
+// HYPERLIQUID's index tokens are the venue feed's, so that imported and fed fills make one series.
+const series = (account: string, symbol: string): SeriesKey => ({
+  account,
+  protocol: P,
+  symbol,
+  indexToken: hyperliquidIndexToken(symbol),
+});
 const tidKey = (tid: number) => `tid:${P}:${A}:${tid}`;
 const hash = (n: string) => `0x${'0'.repeat(59)}a${n}`;
 const close = (value: number) => expect.closeTo(value, 9);
@@ -54,7 +60,7 @@ function positionRow(
     ...(numbers as typeof p),
     account: s.account,
     protocol: P,
-    index_token: indexTokenAddress(P, s.symbol),
+    index_token: hyperliquidIndexToken(s.symbol),
     pair: `${s.symbol}/USD`,
     collateral_token: null,
   };
@@ -230,7 +236,8 @@ describe('importFills: the venue JSON', () => {
       positionRow(eth, {
         id: positionId(eth, tidKey(201), 0),
         key: positionKey(eth, false),
-        log_id: 3,
+        // Fills are stored in time order, a millisecond's in the file's order: ETH's before BTC's.
+        log_id: 2,
         open_block_number: 0,
         close_block_number: null,
         open_time_ms: T0 + HOUR,
@@ -263,7 +270,7 @@ describe('importFills: the venue JSON', () => {
       positionRow(sol, {
         id: positionId(sol, tidKey(301), 0),
         key: positionKey(sol, true),
-        log_id: 5,
+        log_id: 4,
         open_block_number: 0,
         close_block_number: 0,
         open_time_ms: T0 + 2 * HOUR,
@@ -314,7 +321,7 @@ describe('importFills: the venue JSON', () => {
         62000,
         0,
         0.44,
-        2,
+        3,
         T0 + HOUR,
         hash('0102'),
       ],
@@ -331,7 +338,7 @@ describe('importFills: the venue JSON', () => {
         62000,
         20,
         0.22,
-        4,
+        5,
         T0 + 2 * HOUR,
         hash('0103'),
       ],
@@ -375,7 +382,7 @@ describe('importFills: the venue JSON', () => {
     ]);
     const eth = series(A, 'ETH');
     expectOrders(ethShort as PositionRow, 1, [
-      ['OPEN', o(eth, 201), 4500, 4500, 1.5, 1.5, 4500, 4500, 3000, 3000, 0, 0.5, 3, T0 + HOUR, hash('0201')],
+      ['OPEN', o(eth, 201), 4500, 4500, 1.5, 1.5, 4500, 4500, 3000, 3000, 0, 0.5, 2, T0 + HOUR, hash('0201')],
       [
         'DECREASE',
         o(eth, 202),
@@ -396,9 +403,17 @@ describe('importFills: the venue JSON', () => {
     ]);
     const sol = series(A, 'SOL');
     expectOrders(solLong as PositionRow, 1, [
-      ['OPEN', o(sol, 301), 1500, 1500, 10, 10, 1500, 1500, 150, 150, 0, 0.3, 5, T0 + 2 * HOUR, hash('0301')],
+      ['OPEN', o(sol, 301), 1500, 1500, 10, 10, 1500, 1500, 150, 150, 0, 0.3, 4, T0 + 2 * HOUR, hash('0301')],
       ['CLOSE', o(sol, 302), 1500, 0, 10, 0, 1500, 0, 155, 150, 50, 0.31, 9, T0 + 6 * HOUR, hash('0302')],
     ]);
+  });
+
+  it("keeps each fill's trade id and start position, as the venue feed does", () => {
+    importFills(db, { protocol: P, files: [JSON_FILE], nowMs: NOW });
+    const row = (tid: number) =>
+      db.prepare('SELECT tid, start_position FROM fills WHERE key = ?').get(tidKey(tid)) as unknown;
+    expect(row(104)).toEqual({ tid: 104, start_position: '0.02' });
+    expect(row(201)).toEqual({ tid: 201, start_position: '0.0' });
   });
 
   it('lists the new coins as tokens and feeds the statistics', () => {
@@ -409,7 +424,7 @@ describe('importFills: the venue JSON', () => {
       ['BTC', 'ETH', 'SOL'].map((symbol) => ({
         protocol: P,
         symbol,
-        index_token: indexTokenAddress(P, symbol),
+        index_token: hyperliquidIndexToken(symbol),
         is_forex: 0,
         max_leverage: 50,
       })),

@@ -60,6 +60,8 @@ interface LiveSeries {
   lastTid: number | null;
   /** The ledger follows the venue's position (false until a history begun inside a position reaches zero). */
   synced: boolean;
+  /** While not synced: the venue's position after the last fill, as its startPositions tell. */
+  venueUnits: bigint | null;
 }
 
 const seriesName = (account: string, coin: string) => `${account}|${coin}`;
@@ -135,7 +137,15 @@ export class SeriesBook {
     for (const f of fills) {
       const seq = this.nextSeq();
       const row = [f.key, this.protocol, f.account, f.coin, f.timeMs, seq, f.isBuy ? 1 : 0, f.price];
-      const more = [f.sizeTokens, f.fee, f.closedPnl, f.isLiquidation ? 1 : 0, f.txHash, f.tid, f.startPosition];
+      const more = [
+        f.sizeTokens,
+        f.fee,
+        f.closedPnl,
+        f.isLiquidation ? 1 : 0,
+        f.txHash,
+        f.tid,
+        f.startPosition,
+      ];
       if (insert.run(...row, ...more).changes === 0) {
         this.seq = seq - 1;
         continue;
@@ -143,7 +153,8 @@ export class SeriesBook {
       result.added += 1;
       const name = seriesName(f.account, f.coin);
       let entry = bySeries.get(name);
-      if (!entry) bySeries.set(name, (entry = { series: { account: f.account, coin: f.coin }, fills: [], seqs: [] }));
+      if (!entry)
+        bySeries.set(name, (entry = { series: { account: f.account, coin: f.coin }, fills: [], seqs: [] }));
       entry.fills.push(f);
       entry.seqs.push(seq);
       const own = result.addedByAccount.get(f.account) ?? [];
@@ -184,9 +195,7 @@ export class SeriesBook {
         flatAtBoundary = live.ledger.netUnits === 0n;
         older = live.ledger.drain();
       }
-      live.ledger.apply(ledgerFill(f));
-      live.lastTimeMs = f.time_ms;
-      live.lastTid = f.tid;
+      applyFill(live, f);
     }
     if (older === null || !flatAtBoundary) {
       // Nothing booked from the boundary on, or a position spans it: the series is rebuilt whole.
@@ -219,7 +228,8 @@ export class SeriesBook {
     const first = added[0] as BookFill;
     const inOrder =
       first.timeMs > live.lastTimeMs ||
-      (first.timeMs === live.lastTimeMs && (first.tid === null || live.lastTid === null || first.tid > live.lastTid));
+      (first.timeMs === live.lastTimeMs &&
+        (first.tid === null || live.lastTid === null || first.tid > live.lastTid));
     if (!inOrder) {
       this.rebuild(series);
       return [];
@@ -259,9 +269,10 @@ export class SeriesBook {
     const indexToken = this.indexTokenOf(series.coin);
     const where = 'protocol = ? AND account = ? AND index_token = ?';
     const args = [this.protocol, series.account, indexToken];
-    prepareCached(this.db, `DELETE FROM orders WHERE position_id IN (SELECT id FROM positions WHERE ${where})`).run(
-      ...args,
-    );
+    prepareCached(
+      this.db,
+      `DELETE FROM orders WHERE position_id IN (SELECT id FROM positions WHERE ${where})`,
+    ).run(...args);
     prepareCached(this.db, `DELETE FROM positions WHERE ${where}`).run(...args);
     const live = this.fresh(series);
     for (const f of this.storedFills(series)) applyFill(live, f);
@@ -281,11 +292,16 @@ export class SeriesBook {
       lastTimeMs: Number.NEGATIVE_INFINITY,
       lastTid: null,
       synced: false,
+      venueUnits: null,
     };
   }
 
   private storedFills(series: Series): StoredFill[] {
-    return prepareCached(this.db, SERIES_FILLS).all(this.protocol, series.account, series.coin) as StoredFill[];
+    return prepareCached(this.db, SERIES_FILLS).all(
+      this.protocol,
+      series.account,
+      series.coin,
+    ) as StoredFill[];
   }
 
   private nextSeq(): number {
@@ -315,21 +331,34 @@ function storedFrom(f: BookFill, seq: number): StoredFill {
 /**
  * Books the next fill of a series (see the file's head for a history begun inside a position):
  * while the ledger has not met the venue's position, only the part of a fill past zero is booked.
+ * The venue's position before a fill is the startPosition of the first fill of its millisecond plus
+ * the fills before it in that millisecond: the legs of a self-trade all report the same start.
  */
 function applyFill(live: LiveSeries, f: StoredFill): void {
+  const sameMs = f.time_ms === live.lastTimeMs;
   live.lastTimeMs = f.time_ms;
   live.lastTid = f.tid;
-  const start = live.synced || f.start_position === null ? 0n : toUnits(f.start_position);
-  if (start === 0n) {
+  if (live.synced) {
+    live.ledger.apply(ledgerFill(f));
+    return;
+  }
+  const before =
+    sameMs && live.venueUnits !== null
+      ? live.venueUnits
+      : f.start_position === null
+        ? 0n
+        : toUnits(f.start_position);
+  if (before === 0n) {
     live.synced = true;
     live.ledger.apply(ledgerFill(f));
     return;
   }
   const units = toUnits(f.size_tokens);
-  const end = start + (f.is_buy === 1 ? units : -units);
-  if (end === 0n) live.synced = true;
-  if (end === 0n || end > 0n === start > 0n) return;
+  const end = before + (f.is_buy === 1 ? units : -units);
+  live.venueUnits = end;
+  if (end !== 0n && end > 0n === before > 0n) return;
   live.synced = true;
+  if (end === 0n) return;
   const opened = end < 0n ? -end : end;
   const fee = (f.fee * unitsToNumber(opened)) / unitsToNumber(units);
   live.ledger.apply({ ...ledgerFill(f), amount: { units: opened }, fee });

@@ -97,18 +97,12 @@ function startPositionOf(raw: unknown): string | null {
   return text;
 }
 
-/** Times of the first and last element, when both are readable. */
-function endTimes(items: unknown[]): [number, number] | null {
-  const timeOf = (v: unknown) => (isObject(v) ? Number(v.time) : Number.NaN);
-  const first = timeOf(items[0]);
-  const last = timeOf(items.at(-1));
-  return Number.isFinite(first) && Number.isFinite(last) ? [first, last] : null;
-}
-
 /**
- * Reads a userFills answer for `account`. The venue lists the newest fill first: a file whose first
- * fill is later than its last is read backwards, so fills of the same millisecond keep the venue's
- * execution order. Rejected rows name the element ("fill #3", counted in the file) and its line.
+ * Reads a userFills answer for `account`, in time order. The venue lists the newest fill first
+ * across milliseconds, but the fills of one millisecond in the order they executed
+ * (../shared/venues/hyperliquid/README.md): the file is sorted by time, stably, so a millisecond's
+ * fills keep the file's order whichever way the file runs. Rejected rows name the element
+ * ("fill #3", counted in the file) and its line.
  */
 export function parseFillsJson(text: string, account: string): ParsedFile {
   let items: unknown;
@@ -120,8 +114,12 @@ export function parseFillsJson(text: string, account: string): ParsedFile {
   if (!Array.isArray(items)) throw new FileError('not a JSON array of fills (the userFills answer)');
   const lines = arrayElementLines(text);
   const order = items.map((_, index) => index);
-  const ends = endTimes(items);
-  if (ends && ends[0] > ends[1]) order.reverse();
+  // Elements without a readable time are rejected below: where they sort does not matter.
+  const times = items.map((item) => {
+    const time = isObject(item) ? Number(item.time) : Number.NaN;
+    return Number.isFinite(time) ? time : Number.MAX_VALUE;
+  });
+  order.sort((a, b) => (times[a] as number) - (times[b] as number) || a - b);
   const fills: ParsedFill[] = [];
   const rejected: (LineNote & { index: number })[] = [];
   for (const index of order) {

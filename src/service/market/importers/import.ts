@@ -8,6 +8,7 @@ import type { ServiceDb } from '../../store/database';
 import { readMeta, writeMeta } from '../../store/meta';
 import { positionWriters } from '../../store/positions';
 import { recomputeAll } from '../../statistics/recompute';
+import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../../shared/api/feed';
 import { indexTokenAddress } from '../catalogue';
 import { rebuildSeries, type LedgerFill } from '../ledger';
 import { FileError, accountField, accountInFileName, type ParsedFile, type ParsedFill } from './fields';
@@ -162,9 +163,9 @@ function storeFills(
 ): { added: Map<string, Series>; batch: Batch } {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO fills (key, protocol, account, coin, time_ms, seq, is_buy, price, size_tokens, fee,
-       closed_pnl, is_liquidation, tx_hash, source)
+       closed_pnl, is_liquidation, tx_hash, source, tid, start_position)
      VALUES (@key, @protocol, @account, @coin, @timeMs, @seq, @isBuy, @price, @sizeTokens, @fee, @closedPnl,
-       @isLiquidation, @txHash, @source)`,
+       @isLiquidation, @txHash, @source, @tid, @startPosition)`,
   );
   let seq = (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM fills').pluck().get() as number) + 1;
   const added = new Map<string, Series>();
@@ -203,7 +204,16 @@ function storedRow(fill: ParsedFill, extra: { key: string; protocol: string; seq
     closedPnl: fill.closedPnl,
     isLiquidation: fill.isLiquidation ? 1 : 0,
     txHash: fill.txHash,
+    tid: tidNumber(fill.tid),
+    startPosition: fill.startPosition,
   };
+}
+
+/** The venue's trade id as the `tid` column keeps it (a whole number; another text orders nothing). */
+function tidNumber(tid: string | null): number | null {
+  if (tid === null || !/^\d+$/.test(tid)) return null;
+  const value = Number(tid);
+  return Number.isSafeInteger(value) ? value : null;
 }
 
 /**
@@ -256,12 +266,16 @@ interface StoredFill {
   tx_hash: string | null;
 }
 
+/**
+ * A series' fills in execution order: by time, then by the venue's trade id where there is one,
+ * then as stored (a file's own order inside a millisecond), as the venue feed orders them.
+ */
 const SERIES_FILLS = `SELECT key, time_ms, seq, is_buy, price, size_tokens, fee, is_liquidation, tx_hash
-  FROM fills WHERE protocol = ? AND account = ? AND coin = ? ORDER BY time_ms, seq`;
+  FROM fills WHERE protocol = ? AND account = ? AND coin = ? ORDER BY time_ms, tid, seq`;
 
 /** Replaces the series' positions and orders with those rebuilt from all its stored fills. */
 function rebuildStoredSeries(db: ServiceDb, protocol: string, s: Series, leverage: number): number {
-  const indexToken = indexTokenAddress(protocol, s.coin);
+  const indexToken = indexTokenOf(db, protocol, s.coin);
   db.prepare(
     'INSERT OR IGNORE INTO tokens (protocol, symbol, index_token, is_forex, max_leverage) VALUES (?, ?, ?, 0, ?)',
   ).run(protocol, s.coin, indexToken, IMPORTED_TOKEN_MAX_LEVERAGE);
@@ -280,6 +294,20 @@ function rebuildStoredSeries(db: ServiceDb, protocol: string, s: Series, leverag
   for (const position of rebuilt.positions) write.position(position);
   for (const order of rebuilt.orders) write.order(order);
   return rebuilt.positions.length;
+}
+
+/**
+ * The index token of a coin: the one the store lists for (protocol, symbol), else the venue feed's
+ * for its protocol (HYPERLIQUID-<COIN>, so that imported and fed fills make one series), else one
+ * derived from protocol and symbol.
+ */
+function indexTokenOf(db: ServiceDb, protocol: string, coin: string): string {
+  const listed = db
+    .prepare('SELECT index_token FROM tokens WHERE protocol = ? AND symbol = ?')
+    .pluck()
+    .get(protocol, coin) as string | undefined;
+  if (listed !== undefined) return listed;
+  return protocol === HYPERLIQUID_PROTOCOL ? hyperliquidIndexToken(coin) : indexTokenAddress(protocol, coin);
 }
 
 const ledgerFill = (f: StoredFill): LedgerFill => ({

@@ -109,6 +109,12 @@ export class HyperliquidFeed {
   private discoveryAt = Number.NEGATIVE_INFINITY;
   private readonly lastPolled = new Map<string, number>();
   private readonly gapDue = new Set<string>();
+  /**
+   * Where each due gap starts: the account's last stored fill when its WebSocket subscription
+   * began (again). Fills that arrive meanwhile (a snapshot, a new fill) move last_fill_ms past the
+   * gap, so the gap's own fill-by-time query must not start from there.
+   */
+  private readonly gapFrom = new Map<string, number>();
   private readonly retry = new Map<string, { at: number; failures: number }>();
   private readonly leverageAt = new Map<string, number>();
   private readonly knownCoins = new Set<string>();
@@ -390,21 +396,28 @@ export class HyperliquidFeed {
     this.copy(account, result.orders);
   }
 
-  /** New fills of an account followed live, from its last stored fill on. */
+  /** New fills of an account followed live, from its last stored fill (or its gap's start) on. */
   private async poll(account: string): Promise<void> {
     const row = this.accounts.get(account) as FeedAccountRow;
     this.lastPolled.set(account, this.deps.nowMs());
+    const from = this.gapFrom.get(account) ?? row.last_fill_ms ?? row.recent_from_ms;
     const answer = await this.client.post({
       type: 'userFillsByTime',
       user: account.toLowerCase(),
-      startTime: row.last_fill_ms ?? row.recent_from_ms,
+      startTime: from,
     });
     if (this.stopped) return;
     const fills = readFillsPage(answer, HYPERLIQUID_PROTOCOL, account);
-    // A full page means more are waiting: stay due.
-    if (!this.client.mayBeFull((answer as unknown[]).length)) this.gapDue.delete(account);
-    else this.lastPolled.set(account, 0);
-    this.ingestLive(account, fills);
+    if (!this.client.mayBeFull((answer as unknown[]).length)) {
+      this.gapDue.delete(account);
+      this.gapFrom.delete(account);
+    } else {
+      // A full page means more are waiting: stay due, from the page's end.
+      this.lastPolled.set(account, 0);
+      const last = fills.at(-1)?.timeMs ?? from;
+      if (this.gapFrom.has(account)) this.gapFrom.set(account, last > from ? last : from + 1);
+    }
+    this.ingestLive(account, fills, from);
   }
 
   /** The venue's own leverage of the account's open positions (fills do not carry it). */
@@ -448,16 +461,18 @@ export class HyperliquidFeed {
       if (!(error instanceof PageError)) throw error;
       this.refusedPages += 1;
       this.accounts.setError(account, `WebSocket ${snapshot ? 'snapshot' : 'fills'}: ${error.message}`);
-      this.gapDue.add(account); // fetched again by fills-by-time
+      this.markGap(account); // fetched again by fills-by-time
       this.wake?.();
       return;
     }
+    // A snapshot of an account whose gap is due: the gap's fill-by-time query brings these, in order.
+    if (snapshot && this.gapDue.has(account)) return;
     this.safely(() => this.ingestLive(account, fills));
     this.liveListener?.(account, receivedAt);
   }
 
   private onSocketOpen(users: readonly string[]): void {
-    for (const user of users) this.gapDue.add(checksummed(user));
+    for (const user of users) this.markGap(checksummed(user));
     this.setState(this.state === 'offline' ? 'offline' : 'connected');
     this.wake?.();
   }
@@ -476,11 +491,24 @@ export class HyperliquidFeed {
     if (ticks.length > 0) this.safely(() => this.deps.publish(this.deps.engine.processPrices(ticks)));
   }
 
-  /** Stores fills that arrived live (socket, poll, gap fill), updates statistics, copies. */
-  private ingestLive(account: string, received: BookFill[]): void {
-    // What is older than the last stored fill is stored already, or its backfill brings it (a
-    // WebSocket snapshot repeats the account's recent history).
-    const lastMs = this.accounts.get(account)?.last_fill_ms ?? Number.NEGATIVE_INFINITY;
+  /**
+   * The account's fills from its last stored one on may have been missed (a WebSocket subscription
+   * begins, or a message was refused): a fill-by-time query from there is due.
+   */
+  private markGap(account: string): void {
+    const row = this.accounts.get(account);
+    if (!this.gapFrom.has(account) && row) this.gapFrom.set(account, row.last_fill_ms ?? row.recent_from_ms);
+    this.gapDue.add(account);
+  }
+
+  /**
+   * Stores fills that arrived live (socket, poll, gap fill) from `fromMs` on (default: the last
+   * stored fill), updates statistics, copies.
+   */
+  private ingestLive(account: string, received: BookFill[], fromMs?: number): void {
+    // What is older is stored already, or its backfill or gap query brings it (a WebSocket
+    // snapshot repeats the account's recent history).
+    const lastMs = fromMs ?? this.accounts.get(account)?.last_fill_ms ?? Number.NEGATIVE_INFINITY;
     const fills = received.filter((f) => f.timeMs >= lastMs);
     if (fills.length === 0) return;
     const result = this.transact(
@@ -629,7 +657,12 @@ export class HyperliquidFeed {
     const chosen = tracked.filter((r) => r.phase !== 'recent').slice(0, MAX_SOCKET_USERS);
     const next = chosen.map((r) => r.account.toLowerCase());
     const current = this.socket.followed;
-    if (next.length !== current.size || next.some((a) => !current.has(a))) this.socket.follow(next);
+    if (next.length === current.size && next.every((a) => current.has(a))) return;
+    // Subscribed while the socket is open: what came since the last stored fill is a gap to fill
+    // (on (re)connecting, onSocketOpen marks every account).
+    if (this.socket.open)
+      for (const r of chosen) if (!current.has(r.account.toLowerCase())) this.markGap(r.account);
+    this.socket.follow(next);
   }
 
   /**

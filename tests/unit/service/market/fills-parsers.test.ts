@@ -164,6 +164,20 @@ describe('parseFillsJson', () => {
     expect(fills[0]).toMatchObject({ closedPnl: 0, startPosition: '0.0', isLiquidation: false });
   });
 
+  it('keeps the file order inside a millisecond, whichever way the file runs (the execution order)', () => {
+    const t = 1717200000000;
+    const newestFirst = [
+      fill({ time: t + 2, tid: 9 }),
+      fill({ time: t + 1, tid: 7 }),
+      fill({ time: t + 1, tid: 8, side: 'A', dir: 'Close Long' }),
+      fill({ time: t, tid: 6 }),
+    ];
+    const read = (fills: unknown[]) => parseFillsJson(JSON.stringify(fills), A).fills.map((f) => f.tid);
+    expect(read(newestFirst)).toEqual(['6', '7', '8', '9']);
+    const oldestFirst = [newestFirst[3], newestFirst[1], newestFirst[2], newestFirst[0]];
+    expect(read(oldestFirst)).toEqual(['6', '7', '8', '9']);
+  });
+
   it('names the element and its line for a bad fill', () => {
     const text = `[${JSON.stringify(fill({}))},\n${JSON.stringify(fill({ px: 'abc' }))},\n7]`;
     expect(parseFillsJson(text, A).rejected).toEqual([
