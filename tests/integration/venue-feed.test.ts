@@ -7,6 +7,8 @@ import { allBackfilled, startFeedService, waitForFeed } from '../support/feed-se
 import type { RunningService } from '../support/service';
 import type { PositionRow } from '../../src/service/store/positions';
 import { getAddress } from 'viem';
+import { apiKeyFor } from '../support/credentials';
+import { postJson } from '../support/service';
 
 const DAY = 86_400_000;
 let venue: FakeHyperliquid | null = null;
@@ -92,5 +94,46 @@ describe('Hyperliquid feed: backfill', () => {
     const status = service.service.feed?.status();
     const fillsOf = new Map(status?.accounts.map((a) => [a.account.toLowerCase(), a.fills]));
     expect(accounts.map((a) => fillsOf.get(a))).toEqual(histories.map((h) => h.length));
+  });
+});
+
+describe('Hyperliquid feed: a protocol that appears while the service runs', () => {
+  it('is served by the statistic filters and GraphQL as soon as the feed lists its tokens', async () => {
+    venue = await FakeHyperliquid.start();
+    const [account] = generateAccounts(1, 3) as [string];
+    venue.setFills(
+      account,
+      generateFills({
+        account,
+        seed: 5,
+        count: 60,
+        startMs: Date.now() - 20 * DAY,
+        endMs: Date.now() - 1000,
+      }),
+    );
+    service = await startFeedService(venue, { track: [account] });
+    await waitForFeed(service, allBackfilled(1));
+    const key = { 'x-api-key': apiKeyFor(service) };
+    // Within the protocol set's one-second refresh.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const rest = await postJson(
+      `${service.url}/${HYPERLIQUID_PROTOCOL}/position/statistic/filter`,
+      { queries: [{ fieldName: 'type', value: 'D30' }], pagination: { limit: 10, offset: 0 } },
+      key,
+    );
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect((rest.body.data as { account: string }[]).map((r) => r.account)).toEqual([getAddress(account)]);
+    const graphql = await postJson(
+      `${service.url}/graphql`,
+      {
+        query: `query Q($body: SearchPayload!) { searchPositionStatistic(index: "local.position_statistics", body: $body) { data { account protocol } } }`,
+        variables: {
+          body: { filter: { and: [{ field: 'type', match: 'D30' }] }, paging: { size: 10, from: 0 } },
+        },
+      },
+      key,
+    );
+    expect(graphql.status, JSON.stringify(graphql.body)).toBe(200);
+    expect(JSON.stringify(graphql.body)).toContain(getAddress(account));
   });
 });

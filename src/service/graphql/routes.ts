@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../auth/credentials';
 import type { ServiceContext } from '../http/context';
-import { storedProtocols } from '../market/tokens';
+import { LiveProtocols } from '../market/tokens';
 import { runGraphql } from './execute';
 import { graphqlOperationOf } from './request';
 import type { GraphqlContext } from './resolvers';
@@ -16,10 +16,13 @@ import { graphqlSchema } from './schema';
  * message, code}` body, which has no room for GraphQL's `errors` and `data`.
  */
 export function graphqlRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const protocols = new LiveProtocols(ctx.db);
   const context: GraphqlContext = {
     db: ctx.db,
     namespace: ctx.config.graphqlNamespace,
-    knownProtocols: storedProtocols(ctx.db),
+    get knownProtocols() {
+      return protocols.current();
+    },
   };
   app.post('/graphql', async (request, reply) => {
     await authenticate(ctx, request, 'jwtOrApiKey');

@@ -48,3 +48,28 @@ export function listTokensByProtocol(db: ServiceDb): Record<string, TokenListing
 export function storedProtocols(db: ServiceDb): Set<string> {
   return new Set(db.prepare('SELECT DISTINCT protocol FROM tokens').pluck().all() as string[]);
 }
+
+/**
+ * The stored protocols for routes that check every request against them, re-read at most every
+ * `maxAgeMs`: a protocol can appear while the service runs (the venue feed lists HYPERLIQUID's
+ * tokens once it has read the venue's meta), and a route that kept the set it started with would
+ * refuse it until a restart.
+ */
+export class LiveProtocols {
+  private set = new Set<string>();
+  private readAtMs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly db: ServiceDb,
+    private readonly maxAgeMs = 1_000,
+  ) {}
+
+  current(): ReadonlySet<string> {
+    const now = Date.now();
+    if (now - this.readAtMs > this.maxAgeMs) {
+      this.set = storedProtocols(this.db);
+      this.readAtMs = now;
+    }
+    return this.set;
+  }
+}

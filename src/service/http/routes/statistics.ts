@@ -15,7 +15,7 @@ import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { rawBodyOf } from '../json-body';
 import { authenticate } from '../../auth/credentials';
-import { storedProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
 import { currentGeneration } from '../../store/statistics';
 import { filterStatistics, traderStatisticsJson, type StatisticQuery } from '../../statistics/queries';
@@ -42,10 +42,10 @@ const json = (reply: FastifyReply, body: string | Buffer) =>
 
 /** Trader statistics, search-after, daily PnL and positions (credentials per service-api.md). */
 export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const known = storedProtocols(ctx.db);
+  const known = new LiveProtocols(ctx.db);
   const protocolOf = (request: FastifyRequest): string => {
     const { protocol } = request.params as { protocol: string };
-    if (!known.has(protocol)) {
+    if (!known.current().has(protocol)) {
       throw new ServiceError(
         'VALIDATION_FAILED',
         `protocol ${JSON.stringify(protocol)} is not a known protocol`,
@@ -153,7 +153,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   const pnlHandler = async (request: FastifyRequest) => {
     const body = validate(pnlStatisticsRequestSchema, request.body);
     for (const [i, { protocol }] of body.accounts.entries()) {
-      if (!known.has(protocol)) {
+      if (!known.current().has(protocol)) {
         throw new ServiceError(
           'VALIDATION_FAILED',
           `accounts[${i}].protocol ${JSON.stringify(protocol)} is not a known protocol`,
