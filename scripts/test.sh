@@ -22,6 +22,12 @@ gate "lint" npx eslint --max-warnings 0 .
 gate "format" npx prettier --check . --log-level warn
 gate "build" npx electron-vite build
 
+# No test may reach the real venue: the local services the tests start point their venue feed at
+# a closed port on 127.0.0.1 (tests/support/offline-venue.ts sets the same; this covers anything
+# started outside those harnesses).
+export COPYDESK_FEED_URL=http://127.0.0.1:9 COPYDESK_FEED_WS_URL=ws://127.0.0.1:9/ws \
+  COPYDESK_FEED_LEADERBOARD_URL=http://127.0.0.1:9/leaderboard
+
 # Tests talk to a real keychain: a private D-Bus session with an unlocked gnome-keyring,
 # never the developer's own keychain.
 echo "── unit, integration and end-to-end tests"

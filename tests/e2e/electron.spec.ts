@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OFFLINE_VENUE_ENV } from '../support/offline-venue';
 
 // The same slice in the real desktop window. It needs the Electron binary, which npm cannot
 // download on every machine (not on CI here); without it the test is skipped and says why.
@@ -20,7 +21,11 @@ test('Electron: create a wallet, log in, see tokens', async () => {
   const app = await electron.launch({
     executablePath: electronBinary,
     args: ['.'],
-    env: { ...process.env, COPYDESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'copydesk-electron-')) },
+    env: {
+      ...process.env,
+      ...OFFLINE_VENUE_ENV,
+      COPYDESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'copydesk-electron-')),
+    },
   });
   const page = await app.firstWindow();
   await page.getByTestId('nav-wallet').click();

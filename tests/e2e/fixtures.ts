@@ -13,13 +13,18 @@ export interface Terminal {
   process: ChildProcess;
 }
 
-/** Starts the built web shell (`node out/main/web.js`) with its own data folder and keychain items. */
+/**
+ * Starts the built web shell (`node out/main/web.js`) with its own data folder and keychain items.
+ * Its venue feed reaches no venue (a closed port on 127.0.0.1) unless `env` points it at a fake
+ * one (`venueEnv(fake)` from tests/support/offline-venue.ts).
+ */
 export async function startTerminal(
   dataDir = mkdtempSync(join(tmpdir(), 'copydesk-e2e-')),
   keychainService = `Copydesk e2e ${randomUUID()}`,
+  env: Record<string, string> = {},
 ): Promise<Terminal> {
   mkdirSync(dataDir, { recursive: true });
-  const { url, child } = await startWebShell(dataDir, keychainService, ['--world', 'fixture'], 30_000);
+  const { url, child } = await startWebShell(dataDir, keychainService, ['--world', 'fixture'], 30_000, env);
   return { url, dataDir, keychainService, process: child };
 }
 

@@ -257,11 +257,18 @@ describe('the core over a real service, as the demo user', () => {
   });
 
   it('keeps settings with their defaults, and enforces the cache limit', async () => {
-    expect(await call('settings:get')).toEqual({ theme: 'dark', notifications: false, cacheLimitMb: 512 });
+    const dataSources = { demo: true, hyperliquid: true };
+    expect(await call('settings:get')).toEqual({
+      theme: 'dark',
+      notifications: false,
+      cacheLimitMb: 512,
+      dataSources,
+    });
     expect(await call('settings:update', { theme: 'light', notifications: true })).toEqual({
       theme: 'light',
       notifications: true,
       cacheLimitMb: 512,
+      dataSources,
     });
     const stats = await call<Row>('cache:stats');
     expect(stats).toMatchObject({ limitBytes: 512 * 1024 * 1024, path: join(t.dataDir, 'cache') });

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCore, type Core, type CoreOptions } from '../../src/main/core/core';
 import { isolatedKeychain } from './keychain';
+import { OFFLINE_VENUE_ENV } from './offline-venue';
 
 /**
  * A real core: its own data folder, its own keychain items, the local service (fixture world) as
- * a child process unless `options` name a remote profile.
+ * a child process unless `options` name a remote profile. Its venue feed points at a closed port
+ * on 127.0.0.1 unless `options.serviceEnv` names a fake venue (offline-venue.ts).
  */
 export async function startTestCore(options: Partial<CoreOptions> = {}): Promise<{
   core: Core;
@@ -24,6 +26,7 @@ export async function startTestCore(options: Partial<CoreOptions> = {}): Promise
     ephemeralKeychain: true,
     world: 'fixture',
     ...options,
+    serviceEnv: { ...OFFLINE_VENUE_ENV, ...options.serviceEnv },
   });
   await core.ready();
   return {

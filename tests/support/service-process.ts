@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { OFFLINE_VENUE_ENV } from './offline-venue';
 
 /** A local service started as its own process, and its URL once it listens. */
 export interface ServiceProcess {
@@ -17,7 +18,8 @@ export function spawnServiceProcess(dbPath: string, args: readonly string[] = []
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/service/cli.ts', '--db', dbPath, '--port', '0', '--empty', ...args],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    // Were a caller to turn the venue feed on, it would reach no venue unless told where (flags).
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...OFFLINE_VENUE_ENV, ...process.env } },
   );
   const url = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { OFFLINE_VENUE_ENV } from './offline-venue';
 
 /** A built web shell (`node out/main/web.js`) that printed its URL. */
 export interface WebShell {
@@ -12,19 +13,22 @@ export interface WebShell {
 
 /**
  * Starts the built web shell on an ephemeral port with its own data folder and keychain items;
- * `args` are added to the command line. Resolves once it prints its URL, rejects if it exits or
- * stays silent for `timeoutMs`. Needs `npx electron-vite build` first.
+ * `args` are added to the command line. Its local service's venue feed points at a closed port
+ * on 127.0.0.1 (offline-venue.ts) unless `env` names a fake venue (`venueEnv`). Resolves once it
+ * prints its URL, rejects if it exits or stays silent for `timeoutMs`. Needs
+ * `npx electron-vite build` first.
  */
 export async function startWebShell(
   dataDir: string,
   keychainService: string,
   args: readonly string[],
   timeoutMs: number,
+  env: Record<string, string> = {},
 ): Promise<WebShell> {
   const child = spawn(
     process.execPath,
     ['out/main/web.js', '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...OFFLINE_VENUE_ENV, ...env } },
   );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

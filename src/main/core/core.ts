@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { LOCAL_PROFILE_ID, type ServiceProfile } from '../../shared/profile';
 import type { Result } from '../../shared/result';
 import type { AppInfo } from '../../shared/ipc/contract';
+import type { DataSources } from '../../shared/ipc/schemas/settings';
 import { openCacheDatabase } from './cache/cache-db';
 import { Connectivity } from './cache/connectivity';
 import { KeyValueTable } from './cache/key-value';
@@ -17,6 +18,7 @@ import { CoreEvents } from './events';
 import { exportsFolderPicker, type PickSavePath } from './export/exports-folder';
 import { createHandlers } from './handlers/handlers';
 import { LocalServiceProcess, type RestartPolicy } from './local-service/service-process';
+import { serviceArgsFor } from './local-service/data-sources';
 import { ProfileManager, type LocalServiceLink } from './profiles/profile-manager';
 import { ProfileStore } from './profiles/profile-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -36,9 +38,12 @@ export interface CoreOptions {
   /** How to run the local service's Node (Electron passes its own binary). */
   serviceExecPath?: string;
   serviceEnv?: NodeJS.ProcessEnv;
-  /** The world a new local service database starts with (default: the demo world). */
+  /**
+   * The world a new local service database starts with (default: the demo world) when the demo
+   * market is on (Settings → Data sources); with it off a new database starts empty.
+   */
   world?: 'demo' | 'fixture' | 'empty';
-  /** Keep the local market moving (default: true). */
+  /** Keep the local market moving while the demo market is on (default: true). */
   live?: boolean;
   /** Where `export:csv` writes: the shell's choice. Default: `<dataDir>/exports/` (the web shell's). */
   pickSavePath?: PickSavePath;
@@ -61,6 +66,8 @@ export interface Core {
   ready(): Promise<void>;
   /** The local service's process id while it runs (diagnostics and tests). */
   localServicePid(): number | null;
+  /** The flags the local service runs with after its port and database (diagnostics and tests). */
+  localServiceArgs(): readonly string[] | null;
   close(): Promise<void>;
 }
 
@@ -86,16 +93,35 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         ...(options.serviceExecPath && { execPath: options.serviceExecPath }),
         ...(options.serviceEnv && { env: options.serviceEnv }),
         ...(options.tuning?.restart && { restart: options.tuning.restart }),
-        args: serviceArgs(options),
+        // The user's data sources (Settings → Data sources) choose the flags.
+        args: serviceArgsFor(settings.get().dataSources, options),
       });
   // The shells open at once; the local service may still be preparing its world (the first
   // start seeds the demo world), and calls that need it wait for it.
   const localReady = localService?.start() ?? null;
   localReady?.catch(() => undefined); // reported as a service:state event and to each caller
-  const local: LocalServiceLink | null =
-    localService && localReady
-      ? { ready: localReady, url: () => localService.url, createApiKey: () => localService.createApiKey() }
-      : null;
+  const local: LocalServiceLink | null = localService
+    ? {
+        ready: () => localService.ready(),
+        url: () => localService.url,
+        createApiKey: () => localService.createApiKey(),
+      }
+    : null;
+  // Data sources changed: the local service restarts with their flags, one restart at a time.
+  // Its database, and with it the user's session and API key, stays; only its port changes,
+  // which the local profile follows (calls made meanwhile wait for the new start).
+  let applying: Promise<unknown> = Promise.resolve();
+  const applyDataSources = localService
+    ? (sources: DataSources): Promise<void> => {
+        const run = applying.then(async () => {
+          const args = serviceArgsFor(sources, options);
+          if (args.join(' ') === localService.currentArgs.join(' ')) return;
+          await localService.restart(args, 'Restarting the local service with the new data sources…');
+        });
+        applying = run.catch(() => undefined);
+        return run;
+      }
+    : null;
 
   const wallet = new Wallet(options.secrets);
   const profiles: ProfileManager = new ProfileManager({
@@ -151,6 +177,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     cache,
     connectivity,
     settings,
+    applyDataSources,
     withdrawals,
     datasets,
     pickSavePath: options.pickSavePath ?? exportsFolderPicker(options.dataDir),
@@ -195,9 +222,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     events,
     profile: activeProfile,
     ready: async () => {
-      await localReady;
+      await localService?.ready();
     },
     localServicePid: () => localService?.pid ?? null,
+    localServiceArgs: () => localService?.currentArgs ?? null,
     close: () =>
       (closing ??= (async () => {
         connectivity.close();
@@ -207,13 +235,4 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         db.close();
       })()),
   };
-}
-
-/** The local service's flags for the world and the live market the core was asked for. */
-function serviceArgs(options: CoreOptions): string[] {
-  const world = options.world ?? 'demo';
-  return [
-    ...(world === 'demo' ? ['--demo'] : world === 'empty' ? ['--empty'] : []),
-    ...(options.live === false ? [] : ['--live']),
-  ];
 }

@@ -54,6 +54,8 @@ import {
   settingsSchema,
   settingsUpdateRequestSchema,
 } from './schemas/settings';
+import { feedAccountsRequestSchema, feedStatusReadSchema } from './schemas/feed';
+import { feedStatusSchema } from '../api/feed';
 
 const empty = z.strictObject({});
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be a 0x address of 40 hex digits' });
@@ -168,6 +170,9 @@ export const channels = {
   'cache:stats': { request: empty, response: cacheStatsSchema },
   'cache:clear': { request: empty, response: cacheStatsSchema },
   'export:csv': { request: exportCsvRequestSchema, response: exportCsvSchema },
+
+  'feed:status': { request: empty, response: feedStatusReadSchema },
+  'feed:accounts': { request: feedAccountsRequestSchema, response: feedStatusSchema },
 } as const satisfies Record<Channel, { request: z.ZodType; response: z.ZodType }>;
 
 /** Event → payload schema: what the core pushes to the renderer. */

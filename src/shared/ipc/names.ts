@@ -47,6 +47,8 @@ export const channelNames = [
   'cache:stats',
   'cache:clear',
   'export:csv',
+  'feed:status',
+  'feed:accounts',
 ] as const;
 export type Channel = (typeof channelNames)[number];
 

@@ -78,6 +78,7 @@ import {
   type TraderStatisticsByWindow,
 } from '../../../shared/api/statistics';
 import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
+import { feedStatusResponseSchema, type FeedAccountsBody, type FeedStatus } from '../../../shared/api/feed';
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
 import {
@@ -494,6 +495,26 @@ export class ServiceClient {
       { method: 'POST', path: '/activity-logs/page', body, auth: 'jwt', idempotent: true },
       paged(activityLogSchema),
     );
+  }
+
+  // ── The venue feed (outside the spec: docs/venue-feed.md) ───────────────────────────────
+
+  /** `GET /feed/status` (JWT or API key): the feed's state, budget and tracked accounts. */
+  async feedStatus(): Promise<FeedStatus> {
+    const answer = await this.read('GET', '/feed/status', undefined, feedStatusResponseSchema);
+    return answer.data;
+  }
+
+  /**
+   * `POST /feed/accounts` (JWT): accounts to track or stop tracking; the new status. Adding and
+   * removing are idempotent, so the call is retried like a read.
+   */
+  async feedAccounts(body: FeedAccountsBody): Promise<FeedStatus> {
+    const answer = await this.call(
+      { method: 'POST', path: '/feed/accounts', body, auth: 'jwt', idempotent: true },
+      feedStatusResponseSchema,
+    );
+    return answer.data;
   }
 
   // ── Plumbing ─────────────────────────────────────────────────────────────────────────────

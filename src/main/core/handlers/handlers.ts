@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Channel, ChannelResponse, channels } from '../../../shared';
 import type { AppInfo } from '../../../shared/ipc/contract';
+import type { DataSources } from '../../../shared/ipc/schemas/settings';
 import type { Connectivity } from '../cache/connectivity';
 import type { ReadThrough } from '../cache/read-through';
 import type { ResponseCache } from '../cache/response-cache';
@@ -14,6 +15,7 @@ import type { StatisticsDatasets } from '../cache/datasets';
 import { createAccountHandlers } from './account';
 import { createCopyTradingHandlers } from './copy-trading';
 import { createExportHandlers } from './export';
+import { createFeedHandlers } from './feed';
 import { createLiveHandlers } from './live';
 import { createProfileHandlers } from './profiles';
 import { createSettingsHandlers } from './settings';
@@ -30,6 +32,11 @@ export interface HandlerDeps {
   cache: ResponseCache;
   connectivity: Connectivity;
   settings: SettingsStore;
+  /**
+   * Restarts the local service with the flags of these data sources (resolves once it is ready);
+   * null when this core runs no local service.
+   */
+  applyDataSources: ((sources: DataSources) => Promise<void>) | null;
   withdrawals: WithdrawalLog;
   /** The downloaded statistics datasets (offline leaderboards). */
   datasets: StatisticsDatasets;
@@ -72,5 +79,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createProfileHandlers(domain),
     ...createSettingsHandlers(domain),
     ...createExportHandlers(domain),
+    ...createFeedHandlers(domain),
   };
 }

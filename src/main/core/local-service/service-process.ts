@@ -68,10 +68,22 @@ export class LocalServiceProcess {
   private restartTimer: NodeJS.Timeout | null = null;
   private readonly policy: RestartPolicy;
   private readonly urlListeners = new Set<(url: string) => void>();
+  /** The flags after the common ones; `restart` replaces them. */
+  private args: string[];
+  /** The latest start (the first, or a restart the core asked for): resolves with its URL. */
+  private starting: Promise<string> | null = null;
+  /** Counts the core's restarts: a crash restart from before one must not go on after it. */
+  private generation = 0;
   url: string | null = null;
 
   constructor(private readonly options: ServiceProcessOptions) {
     this.policy = { ...DEFAULT_RESTART_POLICY, ...options.restart };
+    this.args = [...(options.args ?? [])];
+  }
+
+  /** The flags it runs with now (after the port and database). */
+  get currentArgs(): readonly string[] {
+    return this.args;
   }
 
   /** The running service's process id, or null. */
@@ -86,13 +98,44 @@ export class LocalServiceProcess {
   }
 
   /** Starts the service; resolves with its URL. A first start that fails is not retried. */
-  async start(): Promise<string> {
-    try {
-      return await this.spawnOnce('Starting the local service…');
-    } catch (error) {
-      this.emit('failed', (error as Error).message);
-      throw error;
-    }
+  start(): Promise<string> {
+    this.starting = this.reported(this.spawnOnce('Starting the local service…'));
+    return this.starting;
+  }
+
+  /**
+   * The latest start the core asked for (the first, or `restart`): resolves with the URL once it
+   * is ready, rejects when it failed. Calls made during a restart wait here for the new port.
+   */
+  ready(): Promise<string> {
+    return this.starting ?? Promise.reject(new Error('the local service was not started'));
+  }
+
+  /**
+   * Stops the service and starts it again with `args` (the user changed its data sources). Waits
+   * for a start under way first (the first start may be seeding the demo world, which must not
+   * be cut short), then stops the running process (not counted as a failure, not restarted by
+   * the crash policy) and starts the new one on a new free port; `ready()` answers the new start
+   * from the moment this is called. Resolves with the new URL.
+   */
+  restart(args: readonly string[], message = 'Restarting the local service…'): Promise<string> {
+    if (this.stopping) return Promise.reject(new Error('the local service was stopped'));
+    const before = this.starting ?? Promise.resolve('');
+    this.starting = this.reported(
+      (async () => {
+        await before.catch(() => undefined);
+        if (this.stopping) throw new Error('the local service was stopped');
+        if (this.restartTimer) clearTimeout(this.restartTimer);
+        this.restartTimer = null;
+        this.generation += 1;
+        this.args = [...args];
+        this.quickFailures = 0;
+        await this.stopChild();
+        if (this.stopping) throw new Error('the local service was stopped');
+        return this.spawnOnce(message);
+      })(),
+    );
+    return this.starting;
   }
 
   /** Stops the service (and any restart due) and waits for it to exit. */
@@ -101,14 +144,30 @@ export class LocalServiceProcess {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     for (const maker of this.keyMakers) maker.kill('SIGTERM');
+    if (await this.stopChild()) this.emit('stopped', null);
+  }
+
+  /** Ends the running process (SIGTERM, SIGKILL after 5 s); true when there was one to end. */
+  private async stopChild(): Promise<boolean> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    // Forgotten first, so that its exit is not taken for a crash.
+    this.child = null;
+    this.url = null;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return false;
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
-    this.emit('stopped', null);
+    return true;
+  }
+
+  /** A start whose failure is reported as a `failed` event (once, to everyone). */
+  private reported(start: Promise<string>): Promise<string> {
+    return start.catch((error: unknown) => {
+      if (!this.stopping) this.emit('failed', (error as Error).message);
+      throw error;
+    });
   }
 
   /** Creates an API key for the service's database with its command line; resolves with the key. */
@@ -155,7 +214,7 @@ export class LocalServiceProcess {
       '0',
       '--db',
       this.options.dbPath,
-      ...(this.options.args ?? []),
+      ...this.args,
     ];
     const child = spawn(this.options.execPath ?? process.execPath, args, {
       env: { ...process.env, ...this.options.env },
@@ -194,6 +253,7 @@ export class LocalServiceProcess {
         }
         if (this.stopping || this.child !== child) return;
         this.url = null;
+        this.child = null;
         this.died(`The local service stopped (${how})`, Date.now() - readyAt, stderr);
       });
     });
@@ -213,11 +273,13 @@ export class LocalServiceProcess {
     const delay = Math.min(this.policy.baseDelayMs * 2 ** (this.quickFailures - 1), this.policy.maxDelayMs);
     const wait = delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`;
     this.emit('starting', `${what}; restarting it in ${wait}…`);
+    const generation = this.generation;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      if (this.stopping) return;
+      if (this.stopping || generation !== this.generation) return;
       this.spawnOnce('Restarting the local service…').catch((error: Error) => {
-        if (!this.stopping) this.died(`The local service did not start again (${error.message})`, 0, '');
+        if (!this.stopping && generation === this.generation)
+          this.died(`The local service did not start again (${error.message})`, 0, '');
       });
     }, delay);
     this.restartTimer.unref();

@@ -17,8 +17,11 @@ import { apiKeyAccount, type ProfileStore } from './profile-store';
 
 /** What the profiles need of the local service process. */
 export interface LocalServiceLink {
-  /** Resolves with the URL once the first start succeeded; rejects when it failed. */
-  ready: Promise<string>;
+  /**
+   * Resolves with the URL once the latest start succeeded (the first, or a restart with other
+   * data sources: calls made meanwhile wait for its new port); rejects when it failed.
+   */
+  ready(): Promise<string>;
   /** Its URL now (a restart picks a new free port). */
   url(): string | null;
   /** Creates an API key for its database (`create-api-key --db FILE`). */
@@ -82,7 +85,7 @@ export class ProfileContext {
     if (this.isLocal) {
       const { local } = this.deps;
       if (!local) throw new CoreError('OFFLINE', 'The local service is not running in this session.');
-      const url = await local.ready.catch((error: Error) => {
+      const url = await local.ready().catch((error: Error) => {
         throw new CoreError('OFFLINE', `The local service did not start: ${error.message}`);
       });
       const now = local.url() ?? url;
@@ -123,7 +126,7 @@ export class ProfileContext {
     if (!this.isLocal || !local) return Promise.resolve(null);
     this.provisioning ??= (async () => {
       try {
-        await local.ready;
+        await local.ready();
         const key = await local.createApiKey();
         await this.setApiKey(key);
         return key;

@@ -12,7 +12,10 @@ import { selectSession, selectSessionKnown, selectSessionPending, useSession } f
 import { toast } from '../stores/toasts';
 import { selectHasWallet, selectWalletKnown, useWallet } from '../stores/wallet';
 import { selectConnection, useConnection } from '../stores/connection';
+import { selectFeedStatus, useFeed } from '../stores/feed';
+import { useNow } from '../hooks/use-now';
 import { Address } from './Address';
+import { FEED_NAME, feedBadge } from './feed-text';
 import { ExportProgress, SeedingProgress, seedingOf } from './WorkProgress';
 
 const badgeText: Record<ServiceBadge, string> = {
@@ -49,6 +52,31 @@ function ServiceState(): ReactElement {
         </span>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The venue feed beside the service: "filling in 12/100" while it backfills, then "live" or
+ * "polling", or "offline since 12:03"; hidden when the service runs no feed (the source is off).
+ */
+function FeedState(): ReactElement | null {
+  const status = useFeed(selectFeedStatus);
+  const now = useNow(30_000);
+  const badge = feedBadge(status, now);
+  const go = useNavigation((s) => s.go);
+  if (!badge) return null;
+  return (
+    <button
+      type="button"
+      className={`status-badge status-button tone-${badge.tone}`}
+      title={`${badge.detail} Open Settings → Data sources for the tracked accounts.`}
+      onClick={() => go('settings')}
+      data-testid="feed-state"
+    >
+      <span className={`status-dot${badge.tone === 'warn' ? ' is-pulsing' : ''}`} aria-hidden="true" />
+      <span className="status-label">{FEED_NAME}</span>
+      <span className="status-value">{badge.value}</span>
+    </button>
   );
 }
 
@@ -128,6 +156,7 @@ export function TopBar(): ReactElement {
         <SeedingProgress />
         <ConnectionPill />
         <ServiceState />
+        <FeedState />
         <span className="topbar-divider" aria-hidden="true" />
         <SessionControl />
       </div>

@@ -61,6 +61,8 @@ const failureTitles: Record<Channel, string> = {
   'trader:positions': 'Could not load the trader’s positions',
   'trader:orders': 'Could not load the position’s orders',
   'export:csv': 'Could not export the table',
+  'feed:status': 'Could not read the Hyperliquid feed’s status',
+  'feed:accounts': 'Could not change the tracked accounts',
 };
 
 /** Calls a channel and returns its Result; never throws, never toasts. */

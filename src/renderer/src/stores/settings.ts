@@ -1,11 +1,13 @@
 import { create } from 'zustand';
-import type { Settings } from '../../../shared/ipc/schemas/settings';
+import type { DataSources, Settings } from '../../../shared/ipc/schemas/settings';
 import type { AppError } from '../../../shared/result';
 import { call } from '../ipc/call';
 import { readWithLoading } from './store-actions';
 
 export type Theme = Settings['theme'];
-type SettingsPatch = Partial<Pick<Settings, 'theme' | 'notifications' | 'cacheLimitMb'>>;
+type SettingsPatch = Partial<Pick<Settings, 'theme' | 'notifications' | 'cacheLimitMb'>> & {
+  dataSources?: Partial<DataSources>;
+};
 
 // The theme is also kept in localStorage so that the next start paints in it before the core answers.
 const THEME_KEY = 'copydesk.theme';
@@ -58,7 +60,10 @@ export const useSettings = create<SettingsStore>()((set, get) => ({
     const before = get().settings;
     // The theme switches at once; a refusal puts it back.
     if (patch.theme) applyTheme(patch.theme);
-    if (before) set({ settings: { ...before, ...patch } });
+    if (before)
+      set({
+        settings: { ...before, ...patch, dataSources: { ...before.dataSources, ...patch.dataSources } },
+      });
     set({ pending: key });
     try {
       const settings = await call('settings:update', patch);

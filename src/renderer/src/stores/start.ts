@@ -1,6 +1,7 @@
 import { subscribe, subscribeLink } from '../ipc/events';
 import { useConnection } from './connection';
 import { useExportProgress } from './export-progress';
+import { startFeedPolling, useFeed } from './feed';
 import { followHash } from './navigation';
 import { useNotifications } from './notifications';
 import { useProfiles } from './profiles';
@@ -24,7 +25,17 @@ export function startStores(): void {
   followHash();
   // Paint in the last run's theme before the core answers, so a light theme does not flash dark.
   applyTheme(rememberedTheme());
-  subscribe('service:state', (state) => useService.getState().applyServiceState(state));
+  subscribe('service:state', (state) => {
+    const was = useService.getState().service?.state;
+    useService.getState().applyServiceState(state);
+    // Ready again after a restart (new data sources, or after it died): it listens on a new
+    // port, which the About panel and the profile list show, and its feed may have changed.
+    if (state.state === 'ready' && was !== undefined && was !== 'ready') {
+      void useService.getState().loadInfo();
+      if (useProfiles.getState().profiles) void useProfiles.getState().load();
+      void useFeed.getState().load();
+    }
+  });
   subscribe('session:changed', (status) => {
     useSession.getState().apply(status);
     // Another user (or none): every copy view and wallet reads again.
@@ -36,7 +47,11 @@ export function startStores(): void {
     // Back online: what changed meanwhile was not pushed, so the views read again.
     if (was === 'offline' && state.state === 'online') bumpRevision('copy', 'wallets', 'downloads');
   });
-  subscribe('profile:changed', (profiles) => useProfiles.getState().apply(profiles));
+  subscribe('profile:changed', (profiles) => {
+    useProfiles.getState().apply(profiles);
+    // Another service may have another feed (or none).
+    void useFeed.getState().load();
+  });
   subscribe('export:progress', (progress) => useExportProgress.getState().apply(progress));
   subscribe('copy:activity', (activity) => {
     useNotifications.getState().handle(activity);
@@ -54,6 +69,7 @@ export function startStores(): void {
   });
 
   void refreshAll();
+  startFeedPolling();
 }
 
 async function refreshAll(): Promise<void> {

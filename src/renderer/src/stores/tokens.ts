@@ -1,7 +1,9 @@
 import { create } from 'zustand';
 import type { TokensList } from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/result';
+import { requestKey } from '../../../shared/ipc/request-key';
 import { call } from '../ipc/call';
+import { subscribe } from '../ipc/events';
 import { readWithLoading } from './store-actions';
 
 interface TokensStore {
@@ -15,20 +17,40 @@ interface TokensStore {
   setFilter(filter: string): void;
 }
 
-/** Tradable tokens grouped by protocol (`tokens:list`, needs no login). */
-export const useTokens = create<TokensStore>()((set, get) => ({
-  list: null,
-  loading: false,
-  error: null,
-  filter: '',
-  async load() {
-    if (get().loading) return;
-    await readWithLoading(set, async () => {
-      set({ list: await call('tokens:list', {}), error: null });
+let listening = false;
+
+/**
+ * Tradable tokens grouped by protocol (`tokens:list`, needs no login). A cached list is followed
+ * by its refresh (`data:fresh`): a protocol the service lists since (the venue feed's
+ * HYPERLIQUID, once it stored the venue's tokens) reaches the pages that take their protocols
+ * from here.
+ */
+export const useTokens = create<TokensStore>()((set, get) => {
+  const listen = (): void => {
+    if (listening) return;
+    listening = true;
+    subscribe('data:fresh', (event) => {
+      if (event.channel !== 'tokens:list' || event.key !== requestKey('tokens:list', {})) return;
+      const value = event.value as { data?: unknown; freshness?: { fetchedAt?: unknown } } | null;
+      if (!Array.isArray(value?.data) || typeof value.freshness?.fetchedAt !== 'string') return;
+      set({ list: { groups: value.data as TokensList['groups'], fetchedAt: value.freshness.fetchedAt } });
     });
-  },
-  setFilter: (filter) => set({ filter }),
-}));
+  };
+  return {
+    list: null,
+    loading: false,
+    error: null,
+    filter: '',
+    async load() {
+      listen();
+      if (get().loading) return;
+      await readWithLoading(set, async () => {
+        set({ list: await call('tokens:list', {}), error: null });
+      });
+    },
+    setFilter: (filter) => set({ filter }),
+  };
+});
 
 export const selectTokensList = (s: TokensStore): TokensList | null => s.list;
 export const selectTokensFilter = (s: TokensStore): string => s.filter;

@@ -5,3 +5,4 @@ export * from './live';
 export * from './copy';
 export * from './wallets';
 export * from './settings';
+export * from './feed';

@@ -19,12 +19,24 @@ export const profileSaveRequestSchema = zStrict({
 export const profileIdRequestSchema = zStrict({ id: zNonEmpty(40) });
 
 export const THEMES = ['dark', 'light'] as const;
+
+/**
+ * Where the local service's traders come from, each on or off (applied by restarting it):
+ * `demo`, the simulated demo market (`--demo --live`); `hyperliquid`, real traders from the
+ * venue's public data (`--feed hyperliquid`). A fresh install has both on.
+ */
+export const DATA_SOURCES = ['demo', 'hyperliquid'] as const;
+export type DataSource = (typeof DATA_SOURCES)[number];
+export const dataSourcesSchema = z.object({ demo: z.boolean(), hyperliquid: z.boolean() });
+export type DataSources = z.infer<typeof dataSourcesSchema>;
+
 export const settingsSchema = z.object({
   theme: z.enum(THEMES),
   /** Desktop notifications when a copy position opens or closes (opt-in). */
   notifications: z.boolean(),
   /** Cache size limit in MB; least recently used entries are evicted above it. */
   cacheLimitMb: z.number(),
+  dataSources: dataSourcesSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export const settingsUpdateRequestSchema = zStrict({
@@ -34,7 +46,10 @@ export const settingsUpdateRequestSchema = zStrict({
     .min(16, { error: 'must be at least 16' })
     .max(16384, { error: 'must be at most 16384' })
     .optional(),
+  /** The sources to change; the others keep their state. */
+  dataSources: zStrict({ demo: zBool().optional(), hyperliquid: zBool().optional() }).optional(),
 });
+export type SettingsUpdate = z.infer<typeof settingsUpdateRequestSchema>;
 
 export const cacheStatsSchema = z.object({
   bytes: z.number(),

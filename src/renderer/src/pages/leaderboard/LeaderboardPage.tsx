@@ -10,6 +10,7 @@ import { DataTable } from '../../components/table/DataTable';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { formatInteger } from '../../format/number';
 import { useTokenList } from '../../hooks/use-token-list';
+import { AssumedLeverageNote } from '../../components/AssumedLeverage';
 import { useDownloads } from '../../stores/downloads';
 import {
   DEFAULT_COLUMNS,
@@ -293,6 +294,7 @@ export function LeaderboardPage(): ReactElement {
       >
         {body}
       </div>
+      <AssumedLeverageNote protocols={protocols} testId="leaderboard-assumed-leverage" />
       {total !== null && total > MAX_ROWS && rows.length >= MAX_ROWS ? (
         <p className="field-hint">
           The first {formatInteger(MAX_ROWS)} of {formatInteger(total)} traders are listed: add a filter to

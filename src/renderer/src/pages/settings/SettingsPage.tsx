@@ -1,4 +1,4 @@
-import type { ReactElement, ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import { Fragment, useEffect, useId, useState } from 'react';
 import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
 import type { ProfileView } from '../../../../shared/ipc/schemas/settings';
@@ -19,35 +19,14 @@ import { useService } from '../../stores/service';
 import { selectTheme, useSettings, type Theme } from '../../stores/settings';
 import { useDownloads } from '../../stores/downloads';
 import { useStorage } from '../../stores/storage';
+import { DataSourcesPanel } from './DataSourcesPanel';
+import { Panel } from './Panel';
 import { ProfileForm } from './ProfileForm';
 
 const THEME_OPTIONS: readonly { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
   { value: 'light', label: 'Light' },
 ];
-
-function Panel({
-  title,
-  children,
-  aside,
-  testId,
-}: {
-  title: string;
-  children: ReactNode;
-  aside?: ReactElement;
-  testId?: string;
-}): ReactElement {
-  const id = useId();
-  return (
-    <section className="panel" aria-labelledby={id} data-testid={testId}>
-      <header className="panel-header">
-        <h2 id={id}>{title}</h2>
-        {aside}
-      </header>
-      <div className="panel-body">{children}</div>
-    </section>
-  );
-}
 
 function ProfilesPanel(): ReactElement {
   const profiles = useProfiles((s) => s.profiles);
@@ -515,7 +494,8 @@ export function SettingsPage(): ReactElement {
       <header className="page-header">
         <h1 id="page-title">Settings</h1>
         <p className="page-lede">
-          The service to use, how the terminal looks, and what it keeps on this machine.
+          The service to use, where its traders come from, how the terminal looks, and what it keeps on this
+          machine.
         </p>
       </header>
       {error ? (
@@ -524,6 +504,10 @@ export function SettingsPage(): ReactElement {
         </p>
       ) : null}
       <div className="settings-layout">
+        {/* Full width: the tracked accounts table has many columns. */}
+        <div className="settings-wide">
+          <DataSourcesPanel />
+        </div>
         <div className="settings-column">
           <ProfilesPanel />
           <DataPanel />

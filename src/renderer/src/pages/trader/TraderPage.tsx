@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { HYPERLIQUID_PROTOCOL } from '../../../../shared/api/feed';
 import type { Window } from '../../../../shared/api/common';
 import type { RankedPositionStatistic } from '../../../../shared/api/statistics';
 import { Address } from '../../components/Address';
@@ -8,7 +9,9 @@ import { Freshness } from '../../components/Freshness';
 import { LoginFirst } from '../../components/LoginFirst';
 import { SkeletonLines } from '../../components/Skeleton';
 import { formatAge } from '../../format/age';
-import { formatUsd, signClass } from '../../format/number';
+import { formatInteger, formatUsd, signClass } from '../../format/number';
+import { FEED_NAME, trackedAccount } from '../../components/feed-text';
+import { useFeed } from '../../stores/feed';
 import { useChannel } from '../../ipc/use-channel';
 import { useCopyPrefill } from '../../stores/copy-prefill';
 import { useLeaderboard } from '../../stores/leaderboard';
@@ -30,6 +33,8 @@ import { OpenPositions, PositionsHistory } from './PositionsPanel';
 import { RankingBars } from './RankingBars';
 import { StatGrid } from './StatGrid';
 import { TraderPicker } from './TraderPicker';
+import { TrackTrader } from './TrackTrader';
+import { AssumedLeverageNote } from '../../components/AssumedLeverage';
 
 const KEY_FIGURES = [
   'pnl',
@@ -141,10 +146,29 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
   const known = useLeaderboard((s) => s.knownProtocols);
   const tokens = useTokens((s) => s.list);
   const stats = useChannel('trader:statistics', trader);
+  const onFeed = trader.protocol === HYPERLIQUID_PROTOCOL;
+  const feedAccount = useFeed((s) => (onFeed ? trackedAccount(s.status, trader.account) : null));
 
   useEffect(() => {
     view().resetFor(trader);
   }, [trader, view]);
+
+  // A Hyperliquid trader whose history is still filling in: its statistics are read again as its
+  // fills arrive, until they are there and its history is complete.
+  const progress = feedAccount ? `${feedAccount.fills}:${feedAccount.backfilled}` : null;
+  const seenProgress = useRef(progress);
+  const latestStats = useRef(stats);
+  useEffect(() => {
+    latestStats.current = stats;
+  });
+  useEffect(() => {
+    if (progress === seenProgress.current) return;
+    const before = seenProgress.current;
+    seenProgress.current = progress;
+    const current = latestStats.current;
+    if (progress !== null && (current.data === null || before === null || !before.endsWith(':true')))
+      current.reload();
+  }, [progress]);
 
   const available = new Set(WINDOW_ORDER.filter((w) => stats.data?.[w]));
   const record = stats.data?.[window] ?? null;
@@ -167,6 +191,30 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
         why="The service shares trader statistics and positions with signed-in users. Logging in signs a message with your wallet — no transaction, no fee."
         testId="trader-login"
       />
+    );
+  } else if (onFeed && stats.error?.code === 'NOT_FOUND' && !stats.data) {
+    // The feed has no closed position of this account (yet): say why, and what to do.
+    body = (
+      <div className="panel">
+        <EmptyState
+          title={
+            !feedAccount
+              ? `Not tracked on ${FEED_NAME}`
+              : feedAccount.backfilled
+                ? 'No closed position yet'
+                : 'Its history is filling in'
+          }
+          testId="trader-feed-empty"
+        >
+          <p>
+            {!feedAccount
+              ? `Copydesk has none of this account’s fills. Track this trader to fetch its whole history from ${FEED_NAME}, then its new fills.`
+              : feedAccount.backfilled
+                ? `The feed has its whole history (${formatInteger(feedAccount.fills)} fills) but no closed position; the statistics appear once one closes.`
+                : `${formatInteger(feedAccount.fills)} fills fetched so far, newest first. The statistics appear here as its positions are rebuilt.`}
+          </p>
+        </EmptyState>
+      </div>
     );
   } else if (stats.error && !stats.data) {
     body = (
@@ -212,6 +260,7 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
     body = (
       <>
         <KeyFigures record={record} />
+        <AssumedLeverageNote protocols={[trader.protocol]} />
         <div className="trader-grid">
           <PnlPanel trader={trader} window={window} />
           <section className="panel" aria-labelledby="ranking-title">
@@ -276,6 +325,7 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
           {stats.freshness || stats.loading ? (
             <Freshness freshness={stats.freshness} testId="trader-freshness" />
           ) : null}
+          <TrackTrader trader={trader} />
           <button type="button" className="button button-primary" onClick={copy} data-testid="copy-trader">
             Copy this trader
           </button>
@@ -321,6 +371,12 @@ export function TraderPage(): ReactElement {
   const trader = useNavigation((s) => s.trader);
   // Logging in remounts the view, so that the reads refused without a session run again.
   const loggedIn = useSession(selectLoggedIn);
+  // A Hyperliquid trader's history complete: every panel reads again once (positions included).
+  const complete = useFeed(
+    (s) =>
+      trader?.protocol === HYPERLIQUID_PROTOCOL &&
+      trackedAccount(s.status, trader.account)?.backfilled === true,
+  );
   if (!trader) return <TraderPicker />;
-  return <TraderView key={`${trader.protocol}/${trader.account}/${loggedIn}`} trader={trader} />;
+  return <TraderView key={`${trader.protocol}/${trader.account}/${loggedIn}/${complete}`} trader={trader} />;
 }
