@@ -188,24 +188,44 @@ export class SeriesBook {
 
   private bookSeriesHistory(series: Series, boundaryMs: number): void {
     const live = this.fresh(series);
-    let flatAtBoundary = true;
+    let sameFromBoundary = true;
     let older: { positions: PositionRow[]; orders: OrderRow[] } | null = null;
     for (const f of this.storedFills(series)) {
       if (older === null && f.time_ms >= boundaryMs) {
-        flatAtBoundary = live.ledger.netUnits === 0n;
+        // The recent window was booked from a flat start where the venue said the account was flat.
+        const venueFlat = f.start_position === null || Number(f.start_position) === 0;
+        sameFromBoundary = live.ledger.netUnits === 0n && venueFlat;
         older = live.ledger.drain();
       }
       applyFill(live, f);
     }
-    if (older === null || !flatAtBoundary) {
-      // Nothing booked from the boundary on, or a position spans it: the series is rebuilt whole.
-      this.rebuild(series);
+    const newer = live.ledger.drain();
+    this.live.set(seriesName(series.account, series.coin), live);
+    if (older !== null && sameFromBoundary) {
+      this.writeRows(older);
       return;
     }
-    live.ledger.drain();
-    for (const p of older.positions) this.writers.position(p);
-    for (const o of older.orders) this.writers.order(o);
-    this.live.set(seriesName(series.account, series.coin), live);
+    // Nothing was booked from the boundary on, or a position spans it: the series is replaced
+    // by this replay's rows, older and newer.
+    this.deleteRows(series);
+    this.writeRows(older ?? { positions: [], orders: [] });
+    this.writeRows(newer);
+  }
+
+  private writeRows(rows: { positions: PositionRow[]; orders: OrderRow[] }): void {
+    for (const p of rows.positions) this.writers.position(p);
+    for (const o of rows.orders) this.writers.order(o);
+  }
+
+  /** Deletes every position and order of the series (it owns all of (account, protocol, index token)). */
+  private deleteRows(series: Series): void {
+    const where = 'protocol = ? AND account = ? AND index_token = ?';
+    const args = [this.protocol, series.account, this.indexTokenOf(series.coin)];
+    prepareCached(
+      this.db,
+      `DELETE FROM orders WHERE position_id IN (SELECT id FROM positions WHERE ${where})`,
+    ).run(...args);
+    prepareCached(this.db, `DELETE FROM positions WHERE ${where}`).run(...args);
   }
 
   /**
@@ -266,14 +286,7 @@ export class SeriesBook {
 
   /** Replaces the series' positions and orders with those rebuilt from all its stored fills. */
   private rebuild(series: Series): void {
-    const indexToken = this.indexTokenOf(series.coin);
-    const where = 'protocol = ? AND account = ? AND index_token = ?';
-    const args = [this.protocol, series.account, indexToken];
-    prepareCached(
-      this.db,
-      `DELETE FROM orders WHERE position_id IN (SELECT id FROM positions WHERE ${where})`,
-    ).run(...args);
-    prepareCached(this.db, `DELETE FROM positions WHERE ${where}`).run(...args);
+    this.deleteRows(series);
     const live = this.fresh(series);
     for (const f of this.storedFills(series)) applyFill(live, f);
     this.write(live.ledger);

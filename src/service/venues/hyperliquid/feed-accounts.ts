@@ -28,25 +28,51 @@ export const RECENT_WINDOW_MS = 30 * 24 * 3600_000;
 
 export const checksummed = (account: string): string => getAddress(account.toLowerCase());
 
+/**
+ * The rows, read through a copy in memory: the work loop looks at every account before each
+ * request, and SQLite need not be asked each time. Every write goes to SQLite first and then
+ * re-reads its row; after a rollback `forget()` drops the copy.
+ */
 export class FeedAccounts {
+  private cache: Map<string, FeedAccountRow> | null = null;
+
   constructor(
     private readonly db: ServiceDb,
     private readonly venue: string,
   ) {}
 
-  /** Every account the feed has a row for (tracked or not). */
+  /** Every account the feed has a row for (tracked or not), in the order they were added. */
   all(): FeedAccountRow[] {
-    return prepareCached(
-      this.db,
-      'SELECT * FROM feed_accounts WHERE venue = ? ORDER BY added_at_ms, account',
-    ).all(this.venue) as FeedAccountRow[];
+    return [...this.rows().values()];
   }
 
   get(account: string): FeedAccountRow | undefined {
-    return prepareCached(this.db, 'SELECT * FROM feed_accounts WHERE venue = ? AND account = ?').get(
+    return this.rows().get(account);
+  }
+
+  /** Drops the copy in memory (a transaction that wrote rows rolled back). */
+  forget(): void {
+    this.cache = null;
+  }
+
+  private rows(): Map<string, FeedAccountRow> {
+    if (!this.cache) {
+      const rows = prepareCached(
+        this.db,
+        'SELECT * FROM feed_accounts WHERE venue = ? ORDER BY added_at_ms, account',
+      ).all(this.venue) as FeedAccountRow[];
+      this.cache = new Map(rows.map((row) => [row.account, row]));
+    }
+    return this.cache;
+  }
+
+  /** Re-reads one row after a write. */
+  private reload(account: string): void {
+    const row = prepareCached(this.db, 'SELECT * FROM feed_accounts WHERE venue = ? AND account = ?').get(
       this.venue,
       account,
     ) as FeedAccountRow | undefined;
+    if (row) this.rows().set(account, row);
   }
 
   /**
@@ -71,6 +97,7 @@ export class FeedAccounts {
         this.db,
         'UPDATE feed_accounts SET by_leaderboard = 1 WHERE venue = ? AND account = ?',
       ).run(this.venue, account);
+    this.reload(account);
   }
 
   /** The user stops tracking `account`: polling stops, its data stays, discovery leaves it out. */
@@ -79,6 +106,7 @@ export class FeedAccounts {
       this.db,
       'UPDATE feed_accounts SET by_user = 0, removed = 1 WHERE venue = ? AND account = ?',
     ).run(this.venue, account);
+    this.reload(account);
   }
 
   /** A page was stored: the cursor, phase and counts move in the page's own transaction. */
@@ -106,6 +134,7 @@ export class FeedAccounts {
       this.venue,
       account,
     );
+    this.reload(account);
   }
 
   setError(account: string, error: string | null): void {
@@ -114,5 +143,6 @@ export class FeedAccounts {
       this.venue,
       account,
     );
+    this.reload(account);
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/api/feed';
 import { prepareCached } from '../../../node/sqlite';
 import { sourceOrderOf } from '../../copy-feed';
+import { copyTradesVersion } from '../../copy-trading/copy-trades';
 import type { CopyEvent, PriceTick, SourceOrder } from '../../copy/types';
 import { SeriesBook, type BookedOrder, type BookFill } from '../../market/series-book';
 import type { CopyEnginePort } from '../../sandbox/engine-port';
@@ -78,12 +79,16 @@ const META_REFRESH_MS = 3_600_000;
 const DISCOVERY_REFRESH_MS = 24 * 3_600_000;
 const LEVERAGE_REFRESH_MS = 10 * 60_000;
 const COPY_REFRESH_MS = 5_000;
+/** How often the copy trades' version is compared, to wake the loop when they change. */
+const COPY_WATCH_MS = 200;
 const RANKING_REFRESH_MS = 5_000;
 const RETRY_MIN_MS = 5_000;
 const RETRY_MAX_MS = 10 * 60_000;
 const OFFLINE_MAX_MS = 60_000;
 /** How long a changed account's statistics may lag its fills. */
 const STATISTICS_DELAY_MS = 1_000;
+/** The least time between two recomputes of one account's statistics. */
+const STATISTICS_MIN_INTERVAL_MS = 10_000;
 
 interface Task {
   name: string;
@@ -119,9 +124,15 @@ export class HyperliquidFeed {
   private readonly leverageAt = new Map<string, number>();
   private readonly knownCoins = new Set<string>();
   private readonly mids = new Map<string, number>();
+  private readonly unlistedMids = new Map<string, number>();
   private rankingTimer: NodeJS.Timeout | null = null;
+  private copyTimer: NodeJS.Timeout | null = null;
+  private copyVersion = -1;
+  private liveTurn = false;
   private liveListener: LiveListener | null = null;
-  private readonly dirty = new Set<string>();
+  /** Accounts whose statistics are due, with when. */
+  private readonly dirty = new Map<string, number>();
+  private readonly statisticsAt = new Map<string, number>();
   private statisticsTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -160,13 +171,19 @@ export class HyperliquidFeed {
       RANKING_REFRESH_MS,
     );
     this.rankingTimer.unref();
+    // A new or stopped copy trade changes the tracked accounts at once, not at the next refresh.
+    this.copyTimer = setInterval(() => {
+      if (copyTradesVersion(this.deps.db) !== this.copyVersion) this.wake?.();
+    }, COPY_WATCH_MS);
+    this.copyTimer.unref();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
-    this.flushStatistics();
+    this.flushStatistics(true);
     this.stopped = true;
     if (this.rankingTimer) clearInterval(this.rankingTimer);
+    if (this.copyTimer) clearInterval(this.copyTimer);
     this.socket?.stop();
     this.wake?.();
     await this.loop;
@@ -233,9 +250,19 @@ export class HyperliquidFeed {
     if (this.config.trackTop > 0 && now - this.discoveryAt > DISCOVERY_REFRESH_MS)
       return { name: 'discovery', run: () => this.discover() };
     const ready = tracked.filter((r) => (this.retry.get(r.account)?.at ?? 0) <= now);
-    const live = this.config.untilMs === null;
+    const live = this.config.untilMs === null ? this.liveTask(ready, tracked, now) : null;
+    const backfill = this.backfillTask(ready);
+    if (!live || !backfill) return live ?? backfill;
+    // Both kinds are waiting: take turns, so that neither starves the other (polls come round
+    // every 2 s with a wide budget, and a long backfill would hold new fills back).
+    this.liveTurn = !this.liveTurn;
+    return this.liveTurn ? live : backfill;
+  }
+
+  /** A gap to fill, a poll that is due, or an open position's leverage to read, in that order. */
+  private liveTask(ready: FeedAccountRow[], tracked: FeedAccountRow[], now: number): Task | null {
     const gap = ready.find((r) => r.phase !== 'recent' && this.gapDue.has(r.account));
-    if (live && gap) return this.pollTask(gap);
+    if (gap) return this.pollTask(gap);
     const interval = this.pollIntervalMs(tracked);
     const due = ready.find(
       (r) =>
@@ -243,21 +270,23 @@ export class HyperliquidFeed {
         !this.onSocket(r.account) &&
         now - (this.lastPolled.get(r.account) ?? 0) >= (interval ?? 0),
     );
-    if (live && due) return this.pollTask(due);
-    const recent = ready.find((r) => r.phase === 'recent');
-    if (recent)
-      return { name: 'backfill', account: recent.account, run: () => this.backfillPage(recent.account) };
+    if (due) return this.pollTask(due);
     const leverage = ready.find(
       (r) =>
         r.phase !== 'recent' &&
         now - (this.leverageAt.get(r.account) ?? Number.NEGATIVE_INFINITY) > LEVERAGE_REFRESH_MS,
     );
-    if (live && leverage)
+    if (leverage)
       return { name: 'leverage', account: leverage.account, run: () => this.loadLeverage(leverage.account) };
-    const history = ready.find((r) => r.phase === 'history');
-    if (history)
-      return { name: 'backfill', account: history.account, run: () => this.backfillPage(history.account) };
     return null;
+  }
+
+  /** The next backfill page: every account's recent window before any older history. */
+  private backfillTask(ready: FeedAccountRow[]): Task | null {
+    const next = ready.find((r) => r.phase === 'recent') ?? ready.find((r) => r.phase === 'history');
+    return next
+      ? { name: 'backfill', account: next.account, run: () => this.backfillPage(next.account) }
+      : null;
   }
 
   private pollTask(row: FeedAccountRow): Task {
@@ -350,6 +379,15 @@ export class HyperliquidFeed {
     })();
     this.deps.engine.invalidateFollowers();
     this.metaAt = this.deps.nowMs();
+    this.applyUnlistedMids();
+  }
+
+  /** Marks that arrived before their coin was listed. */
+  private applyUnlistedMids(): void {
+    if (this.unlistedMids.size === 0) return;
+    const mids = Object.fromEntries(this.unlistedMids);
+    this.unlistedMids.clear();
+    this.onMids(mids);
   }
 
   private async discover(): Promise<void> {
@@ -484,7 +522,12 @@ export class HyperliquidFeed {
     const ticks: PriceTick[] = [];
     for (const [coin, text] of Object.entries(raw as Record<string, unknown>)) {
       const price = Number(text);
-      if (!this.knownCoins.has(coin) || !(price > 0) || this.mids.get(coin) === price) continue;
+      if (!(price > 0) || this.mids.get(coin) === price) continue;
+      if (!this.knownCoins.has(coin)) {
+        // Not listed yet (the venue's meta is still on its way): applied once it is.
+        this.unlistedMids.set(coin, price);
+        continue;
+      }
       this.mids.set(coin, price);
       ticks.push({ indexToken: hyperliquidIndexToken(coin), price, timeMs: now });
     }
@@ -562,31 +605,52 @@ export class HyperliquidFeed {
       return tx();
     } catch (error) {
       this.book.forget();
+      this.accounts.forget();
       throw error;
     }
   }
 
   /**
-   * The account's positions changed: its statistics follow within STATISTICS_DELAY_MS. Batched so
-   * that a burst of fills or pages costs one recompute per account, and a live fill's copies are
-   * not kept waiting behind one.
+   * The account's positions changed: its statistics follow, batched so that a burst of fills or
+   * pages costs one recompute. A recompute reads every position of the trader (~15 ms for a few
+   * hundred), and a live fill arriving meanwhile waits for it, so an account is recomputed at
+   * most every STATISTICS_MIN_INTERVAL_MS while it trades: its statistics lag its fills by at most
+   * that, and its copies are not held up.
    */
   private changed(account: string): void {
-    this.dirty.add(account);
-    if (this.statisticsTimer) return;
-    this.statisticsTimer = setTimeout(() => this.flushStatistics(), STATISTICS_DELAY_MS);
+    if (this.dirty.has(account)) return;
+    const now = Date.now();
+    const last = this.statisticsAt.get(account) ?? Number.NEGATIVE_INFINITY;
+    this.dirty.set(account, Math.max(now + STATISTICS_DELAY_MS, last + STATISTICS_MIN_INTERVAL_MS));
+    this.scheduleStatistics();
+  }
+
+  private scheduleStatistics(): void {
+    if (this.statisticsTimer || this.dirty.size === 0) return;
+    let due = Number.POSITIVE_INFINITY;
+    for (const at of this.dirty.values()) due = Math.min(due, at);
+    this.statisticsTimer = setTimeout(() => this.flushStatistics(), Math.max(0, due - Date.now()));
     this.statisticsTimer.unref();
   }
 
-  /** Recomputes the statistics of every account changed since the last flush. */
-  flushStatistics(): void {
+  /**
+   * Recomputes the statistics of the accounts that are due, one account per turn of the event
+   * loop, so that a live fill arriving meanwhile waits for one account's recompute at most.
+   * `all`: every changed account at once, due or not (stopping).
+   */
+  flushStatistics(all = false): void {
     if (this.statisticsTimer) clearTimeout(this.statisticsTimer);
     this.statisticsTimer = null;
     if (this.stopped) return;
-    const accounts = [...this.dirty];
-    this.dirty.clear();
-    for (const account of accounts)
+    const now = Date.now();
+    for (const [account, due] of this.dirty) {
+      if (!all && due > now) continue;
+      this.dirty.delete(account);
+      this.statisticsAt.set(account, now);
       this.safely(() => this.deps.statistics.traderChanged(HYPERLIQUID_PROTOCOL, account));
+      if (!all) break;
+    }
+    this.scheduleStatistics();
   }
 
   /**
@@ -628,11 +692,16 @@ export class HyperliquidFeed {
     return reasons;
   }
 
-  /** Every account a RUNNING copy trade on this protocol follows (checked every few seconds). */
+  /**
+   * Every account a RUNNING copy trade on this protocol follows: re-read when the copy trades
+   * change through the API (their version counter), and every few seconds for any other writer.
+   */
   private refreshCopyAccounts(): void {
     const now = this.deps.nowMs();
-    if (now - this.copyCheckedAt < COPY_REFRESH_MS) return;
+    const version = copyTradesVersion(this.deps.db);
+    if (version === this.copyVersion && now - this.copyCheckedAt < COPY_REFRESH_MS) return;
     this.copyCheckedAt = now;
+    this.copyVersion = version;
     const addedAt = this.backfillEndMs();
     const accounts = prepareCached(
       this.deps.db,
