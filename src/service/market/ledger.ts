@@ -147,6 +147,8 @@ interface FillPart {
   /** 0, or 1 for the opening half of a fill through zero. */
   index: 0 | 1;
   units: bigint;
+  /** `units` as a number of tokens, converted once. */
+  tokens: number;
   fee: number;
   funding: number;
   collateral: number | undefined;
@@ -159,6 +161,8 @@ interface OpenPosition {
   isLong: boolean;
   /** |net size| in units, > 0 while the position is open. */
   units: bigint;
+  /** `units` as a number of tokens, kept with it (money arithmetic reads it on every fill). */
+  tokens: number;
   averagePrice: number;
   peakSize: number;
   peakReportedCollateral: number | null;
@@ -173,7 +177,9 @@ interface OpenPosition {
   openTimeMs: number;
   lastTimeMs: number;
   logId: number;
-  orders: OrderRow[];
+  /** Orders booked, and how many of them grew (OPEN, INCREASE) the position. */
+  orderCount: number;
+  increases: number;
   txHashes: string[];
   isLiquidate: boolean;
 }
@@ -212,6 +218,11 @@ export function fillUnits(fill: LedgerFill): bigint {
 export class PositionLedger {
   private readonly series: Required<SeriesKey>;
   private readonly leverage: number;
+  /** Worked out once: every order and position of the series carries them. */
+  private readonly text: string;
+  private readonly pair: string;
+  private readonly longKey: string;
+  private readonly shortKey: string;
   private readonly closed: PositionRow[] = [];
   private readonly booked: OrderRow[] = [];
   private open: OpenPosition | null = null;
@@ -220,9 +231,18 @@ export class PositionLedger {
 
   constructor(series: SeriesKey, settings: LedgerSettings = {}) {
     this.series = withIndexToken(series);
+    this.text = seriesText(this.series);
+    this.pair = `${this.series.symbol}/USD`;
+    this.longKey = positionKey(this.series, true);
+    this.shortKey = positionKey(this.series, false);
     this.leverage = settings.assumedLeverage ?? 1;
     if (!(Number.isFinite(this.leverage) && this.leverage > 0))
       throw new LedgerError(`assumed leverage must be a number greater than 0, not ${this.leverage}`);
+  }
+
+  /** orderId / positionId of this series, without working the series' text out again. */
+  private hashId(kind: 'order' | 'position', fillId: string, index: 0 | 1): string {
+    return sha(`${kind}|${this.text}|${fillId}|${index}`).slice(0, 32);
   }
 
   /** The signed net size in units: > 0 long, < 0 short, 0 flat. */
@@ -296,7 +316,16 @@ export class PositionLedger {
     if (index === 0) this.count += 1;
     const fee = fill.fee ?? 0;
     const funding = fill.funding ?? 0;
-    return { fill, index, units, fee, funding, collateral: fill.collateral, logId };
+    return {
+      fill,
+      index,
+      units,
+      tokens: unitsToNumber(units),
+      fee,
+      funding,
+      collateral: fill.collateral,
+      logId,
+    };
   }
 
   /**
@@ -305,19 +334,27 @@ export class PositionLedger {
    * be split, so funding stays with the closed position and the collateral goes to the new one.
    */
   private flip(p: OpenPosition, whole: FillPart): OrderRow[] {
-    const closeFee = (whole.fee * unitsToNumber(p.units)) / unitsToNumber(whole.units);
-    const closing = { ...whole, units: p.units, fee: closeFee, collateral: undefined };
-    const rest = { ...whole, index: 1 as const, units: whole.units - p.units, fee: whole.fee - closeFee };
+    const closeFee = (whole.fee * p.tokens) / whole.tokens;
+    const closing = { ...whole, units: p.units, tokens: p.tokens, fee: closeFee, collateral: undefined };
+    const restUnits = whole.units - p.units;
+    const rest = {
+      ...whole,
+      index: 1 as const,
+      units: restUnits,
+      tokens: unitsToNumber(restUnits),
+      fee: whole.fee - closeFee,
+    };
     return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 })];
   }
 
   private openWith(part: FillPart): OrderRow {
     const { fill } = part;
     const p: OpenPosition = {
-      id: positionId(this.series, fill.id, part.index),
-      key: positionKey(this.series, fill.isBuy),
+      id: this.hashId('position', fill.id, part.index),
+      key: fill.isBuy ? this.longKey : this.shortKey,
       isLong: fill.isBuy,
       units: 0n,
+      tokens: 0,
       averagePrice: fill.price,
       peakSize: 0,
       peakReportedCollateral: null,
@@ -331,7 +368,8 @@ export class PositionLedger {
       openTimeMs: fill.timeMs,
       lastTimeMs: fill.timeMs,
       logId: part.logId,
-      orders: [],
+      orderCount: 0,
+      increases: 0,
       txHashes: [],
       isLiquidate: false,
     };
@@ -345,11 +383,11 @@ export class PositionLedger {
    * agrees with their closedPnl), and decreases leave it unchanged.
    */
   private grow(p: OpenPosition, part: FillPart, type: 'OPEN' | 'INCREASE'): OrderRow {
-    const held = unitsToNumber(p.units);
-    const tokens = unitsToNumber(part.units);
+    const held = p.tokens;
+    const tokens = part.tokens;
     p.units += part.units;
-    if (held > 0)
-      p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / unitsToNumber(p.units);
+    p.tokens = unitsToNumber(p.units);
+    if (held > 0) p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / p.tokens;
     p.peakSize = Math.max(p.peakSize, this.sizeOf(p));
     this.book(p, part);
     return this.record(p, part, type, tokens * part.fill.price, 0);
@@ -357,10 +395,11 @@ export class PositionLedger {
 
   /** DECREASE or CLOSE: realises (price − average entry) × tokens closed, negated for shorts. */
   private shrink(p: OpenPosition, part: FillPart, type: 'DECREASE' | 'CLOSE'): OrderRow {
-    const tokens = unitsToNumber(part.units);
+    const tokens = part.tokens;
     const move = (part.fill.price - p.averagePrice) * tokens;
     const realised = p.isLong ? move : -move;
     p.units -= part.units;
+    p.tokens = unitsToNumber(p.units);
     p.realisedPnl += realised;
     this.book(p, part);
     // The size delta of a decrease is at the average entry, so size − size delta = the size after.
@@ -387,7 +426,7 @@ export class PositionLedger {
   }
 
   private sizeOf(p: OpenPosition): number {
-    return unitsToNumber(p.units) * p.averagePrice;
+    return p.tokens * p.averagePrice;
   }
 
   /** The position's collateral now: the last one the source reported, else size / assumed leverage. */
@@ -401,16 +440,23 @@ export class PositionLedger {
     const collateral = this.collateralNow(p);
     if (p.lastReportedCollateral === null) p.lastLeverage = p.assumedLeverage;
     else if (collateral > 0) p.lastLeverage = size / collateral;
+    const s = this.series;
     const order: OrderRow = {
-      ...this.commonColumns(p),
-      id: orderId(this.series, part.fill.id, part.index),
+      account: s.account,
+      protocol: s.protocol,
+      key: p.key,
+      index_token: s.indexToken,
+      collateral_token: null,
+      pair: this.pair,
+      is_long: p.isLong ? 1 : 0,
+      id: this.hashId('order', part.fill.id, part.index),
       position_id: p.id,
       tx_hash: part.fill.txHash ?? '',
       type,
       size_delta: sizeDelta,
       size,
-      size_delta_in_token: unitsToNumber(part.units),
-      size_in_token: unitsToNumber(p.units),
+      size_delta_in_token: part.tokens,
+      size_in_token: p.tokens,
       collateral_delta: Math.abs(collateral - p.lastCollateral),
       collateral,
       price: part.fill.price,
@@ -425,7 +471,8 @@ export class PositionLedger {
       created_at_ms: part.fill.timeMs,
     };
     p.lastCollateral = collateral;
-    p.orders.push(order);
+    p.orderCount += 1;
+    if (type === 'OPEN' || type === 'INCREASE') p.increases += 1;
     this.booked.push(order);
     return order;
   }
@@ -439,7 +486,7 @@ export class PositionLedger {
       key: p.key,
       index_token: s.indexToken,
       collateral_token: null,
-      pair: `${s.symbol}/USD`,
+      pair: this.pair,
       is_long: p.isLong ? 1 : 0,
     };
   }
@@ -450,7 +497,6 @@ export class PositionLedger {
     const assumed = reported === null;
     const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / p.assumedLeverage);
     const d = derivePosition(facts);
-    const types = p.orders.map((o) => o.type);
     return {
       ...this.commonColumns(p),
       id: p.id,
@@ -461,7 +507,7 @@ export class PositionLedger {
       open_time_ms: p.openTimeMs,
       close_time_ms: closeTimeMs,
       size: facts.size,
-      size_in_token: unitsToNumber(p.units),
+      size_in_token: p.tokens,
       collateral: facts.collateral,
       average_price: p.averagePrice,
       fee: p.fee,
@@ -474,10 +520,10 @@ export class PositionLedger {
       leverage: assumed ? p.assumedLeverage : d.leverage,
       is_win: d.isWin === null ? null : d.isWin ? 1 : 0,
       is_liquidate: p.isLiquidate ? 1 : 0,
-      order_count: types.length,
+      order_count: p.orderCount,
       // (chosen) OPEN counts as an increase and CLOSE as a decrease: orderCount = increases + decreases.
-      order_increase_count: types.filter((t) => t === 'OPEN' || t === 'INCREASE').length,
-      order_decrease_count: types.filter((t) => t === 'DECREASE' || t === 'CLOSE').length,
+      order_increase_count: p.increases,
+      order_decrease_count: p.orderCount - p.increases,
       duration_s: d.durationInSecond,
       status: d.status,
       tx_hashes: JSON.stringify(p.txHashes),
@@ -501,7 +547,7 @@ export class PositionLedger {
       fee: p.fee,
       funding: p.funding,
       isLiquidate: p.isLiquidate,
-      orderCount: p.orders.length,
+      orderCount: p.orderCount,
       openTimeMs: p.openTimeMs,
       closeTimeMs,
     };

@@ -240,18 +240,32 @@ export const ORDER_COLUMNS = [
 ] as const satisfies readonly (keyof OrderRow)[];
 
 const upsertSql = (table: string, columns: readonly string[]) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
    ON CONFLICT(id) DO UPDATE SET ${columns
      .filter((c) => c !== 'id')
      .map((c) => `${c} = excluded.${c}`)
      .join(', ')}`;
 
+/**
+ * The row's values in `columns` order. Bound by position: better-sqlite3 binds a named object
+ * by looking every name up, which cost a quarter of the venue feed's backfill (bench:feed).
+ */
+function valuesOf<Row>(columns: readonly (keyof Row)[]): (row: Row) => unknown[] {
+  return (row) => {
+    const values = new Array<unknown>(columns.length);
+    for (let i = 0; i < columns.length; i += 1) values[i] = row[columns[i] as keyof Row];
+    return values;
+  };
+}
+
 /** Prepared writers for positions and orders (insert or replace by id). */
 export function positionWriters(db: ServiceDb) {
-  const position = db.prepare<PositionRow>(upsertSql('positions', POSITION_COLUMNS));
-  const order = db.prepare<OrderRow>(upsertSql('orders', ORDER_COLUMNS));
+  const position = db.prepare(upsertSql('positions', POSITION_COLUMNS));
+  const order = db.prepare(upsertSql('orders', ORDER_COLUMNS));
+  const positionValues = valuesOf<PositionRow>(POSITION_COLUMNS);
+  const orderValues = valuesOf<OrderRow>(ORDER_COLUMNS);
   return {
-    position: (row: PositionRow) => position.run(row),
-    order: (row: OrderRow) => order.run(row),
+    position: (row: PositionRow) => position.run(positionValues(row)),
+    order: (row: OrderRow) => order.run(orderValues(row)),
   };
 }
