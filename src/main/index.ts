@@ -1,11 +1,16 @@
 import { app, dialog, ipcMain, shell, type BrowserWindow } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AlreadyRunningError } from '../node/data-dir-lock';
+import { logUnhandledRejections } from '../node/process-faults';
+import { ensurePrivateDir, logDirOf } from '../node/data-dir';
+import { captureConsole, createFileLogger } from '../node/log-file';
 import { startCore, type Core } from './core/core';
 import { KeytarSecretStore } from './core/secrets/keytar-store';
 import { forwardEvents, registerIpc } from './electron/ipc';
 import { applySecurity, isAppUrl, restrictPermissions } from './electron/security';
 import { saveDialogPicker } from './electron/save-dialog';
+import { claimSingleInstance } from './electron/single-instance';
 import { createMainWindow } from './electron/window';
 
 /**
@@ -24,8 +29,12 @@ async function boot(): Promise<void> {
   await app.whenReady();
   const { session } = await import('electron');
   restrictPermissions(session.defaultSession);
+  const dataDir = process.env.COPYDESK_DATA_DIR ?? app.getPath('userData');
+  // The folder holds the wallet's sessions and the service's signing secret: the user's only.
+  ensurePrivateDir(dataDir);
+  captureConsole(createFileLogger(logDirOf(dataDir), 'core'));
   core = await startCore({
-    dataDir: process.env.COPYDESK_DATA_DIR ?? app.getPath('userData'),
+    dataDir,
     shell: 'electron',
     secrets: new KeytarSecretStore(),
     appVersion: app.getVersion(),
@@ -57,7 +66,13 @@ app.on('before-quit', (event) => {
   void closing.close().finally(() => app.quit());
 });
 
-boot().catch((error: unknown) => {
-  console.error('Copydesk could not start:', error);
-  app.exit(1);
-});
+// A forgotten await somewhere in the core is logged, not the end of the terminal.
+logUnhandledRejections();
+if (claimSingleInstance(app, () => mainWindow))
+  boot().catch((error: unknown) => {
+    console.error('Copydesk could not start:', error);
+    // A web shell holds the data folder: say so, rather than vanish.
+    if (error instanceof AlreadyRunningError)
+      dialog.showErrorBox('Copydesk is already running', error.message);
+    app.exit(1);
+  });

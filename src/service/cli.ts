@@ -1,6 +1,7 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../node/data-dir';
+import { defaultDataDir, logDirOf } from '../node/data-dir';
+import { exitWithParent } from '../node/parent-watch';
 import { createLocalService } from './app';
 import { defaultConfig, type ServiceConfig } from './config';
 import { createApiKey } from './auth/api-keys';
@@ -16,7 +17,7 @@ import { HYPERLIQUID_DEFAULTS } from './venues/hyperliquid/hyperliquid-feed';
 const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
-                     [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME]
+                     [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME] [--log-dir DIR]
                      [--demo] [--live] [--admin-key KEY]
                      [--feed hyperliquid] [--feed-url URL] [--feed-ws-url URL] [--feed-leaderboard-url URL]
                      [--track ACCOUNT[,ACCOUNT…]] [--track-top N] [--feed-leverage N] [--feed-weight-per-minute N]
@@ -41,6 +42,7 @@ const options = {
   'rate-limit': { type: 'string' },
   now: { type: 'string' },
   'admin-key': { type: 'string' },
+  'log-dir': { type: 'string' },
   feed: { type: 'string' },
   'feed-url': { type: 'string' },
   'feed-ws-url': { type: 'string' },
@@ -69,7 +71,12 @@ async function main(argv: string[]): Promise<void> {
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
   if (command === 'create-api-key') return createKeyCommand(values);
   if (command !== 'serve') throw new UsageError(`unknown command ${command}`);
-  await serveCommand(configFrom(values));
+  const config = configFrom(values);
+  // The log: --log-dir, else COPYDESK_LOG_DIR, else `logs` beside the database.
+  await serveCommand(
+    config,
+    values['log-dir'] ?? process.env.COPYDESK_LOG_DIR ?? logDirOf(dirname(config.dbPath)),
+  );
 }
 
 function configFrom(values: Flags): ServiceConfig {
@@ -100,8 +107,10 @@ function configFrom(values: Flags): ServiceConfig {
   });
 }
 
-async function serveCommand(config: ServiceConfig): Promise<void> {
-  const service = createLocalService(config);
+async function serveCommand(config: ServiceConfig, logDir: string): Promise<void> {
+  const service = createLocalService(config, { logDir });
+  // Started by a terminal: ends with it, even one that was killed (src/node/parent-watch.ts).
+  exitWithParent(() => void service.close().finally(() => process.exit(0)));
   const url = await service.listen();
   console.log(`Copydesk local service listening on ${url} (database ${config.dbPath})`);
   const stop = () => void service.close().then(() => process.exit(0));

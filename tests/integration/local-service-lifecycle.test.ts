@@ -96,4 +96,49 @@ describe('LocalServiceProcess', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(states.map((s) => s.state)).toEqual(['starting', 'failed']);
   });
+
+  it('reads the ready line whole when it arrives in pieces', async () => {
+    const { events } = watch();
+    const file = join(dir, 'pieces.mjs');
+    // Two writes with a pause between: the reader sees two chunks, the first ending mid-URL.
+    writeFileSync(
+      file,
+      [
+        "process.stdout.write('Copydesk local service listening on http://127.0.0.1:4');",
+        "setTimeout(() => process.stdout.write('1234 (database x)\\n'), 200);",
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const service = new LocalServiceProcess({ dbPath: join(dir, 'unused.db'), events, command: [file] });
+    expect(await service.start()).toBe('http://127.0.0.1:41234');
+    await service.stop();
+  });
+
+  it('gives up on a start that stays silent, quoting its last output', async () => {
+    const { events, states } = watch();
+    const file = join(dir, 'silent.mjs');
+    writeFileSync(
+      file,
+      [
+        "console.log('progress: positions 40%');",
+        "console.error('waiting for a lock');",
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const service = new LocalServiceProcess({
+      dbPath: join(dir, 'unused.db'),
+      events,
+      command: [file],
+      startTimeoutMs: 500,
+    });
+    const failure = await service.start().then(
+      () => new Error('it started'),
+      (error: Error) => error,
+    );
+    expect(failure.message).toMatch(/^the local service did not become ready \(no output for 500 ms\): /);
+    expect(failure.message).toContain('progress: positions 40%');
+    expect(failure.message).toContain('waiting for a lock');
+    expect(states.at(-1)).toMatchObject({ state: 'failed' });
+    await vi.waitFor(() => expect(service.pid).toBeNull());
+  });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../../src/main/core/events';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import { WEB_TOKEN_HEADER } from '../../src/shared';
+import { rawRequest } from '../support/raw-http';
 
 // The shell's guard is what is under test here; the core behind it answers with what it was asked.
 const events = new CoreEvents();
@@ -44,6 +45,8 @@ function rawGet(path: string, headers: Record<string, string>): Promise<number> 
     req.end();
   });
 }
+
+const raw = (lines: string[], body?: string) => rawRequest(shell.origin, lines, body);
 
 describe('web shell', () => {
   it('listens on 127.0.0.1 only and prints a URL carrying the token', () => {
@@ -129,5 +132,28 @@ describe('web shell', () => {
         evil.on('error', reject);
       }),
     ).rejects.toThrow(/403/);
+  });
+
+  it('answers every malformed request target, and the next request as usual', async () => {
+    expect(await raw(['GET /%ZZ HTTP/1.1'])).toBe(400);
+    expect(await raw(['GET /assets/%E2 HTTP/1.1'])).toBe(400);
+    expect(await raw(['GET //[ HTTP/1.1'])).toBe(400);
+    expect(await raw(['GET * HTTP/1.1'])).toBe(400);
+    expect(await raw(['POST /ipc/%ZZ HTTP/1.1'], '{}')).toBe(401);
+    expect(await raw(['POST /ipc/%ZZ HTTP/1.1', `${WEB_TOKEN_HEADER}: ${shell.token}`], '{}')).toBe(400);
+    expect(await raw(['GET //[ HTTP/1.1', 'Upgrade: websocket', 'Connection: Upgrade'])).toBe(403);
+    const res = await ipc('app:info', {}, { [WEB_TOKEN_HEADER]: shell.token });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 500 when the core throws, and goes on', async () => {
+    invoke.mockRejectedValueOnce(new Error('a bug in a handler'));
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failed = await ipc('app:info', {}, { [WEB_TOKEN_HEADER]: shell.token });
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
+    expect((await ipc('app:info', {}, { [WEB_TOKEN_HEADER]: shell.token })).status).toBe(200);
   });
 });

@@ -2,6 +2,9 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { OFFLINE_VENUE_ENV } from './offline-venue';
 
+/** The web shell from its TypeScript source (no build needed; the renderer must be built). */
+export const WEB_SHELL_SOURCE = ['--import', 'tsx', 'src/main/web/cli.ts'] as const;
+
 /** A built web shell (`node out/main/web.js`) that printed its URL. */
 export interface WebShell {
   /** The shell's address on 127.0.0.1, with its session token. */
@@ -16,7 +19,7 @@ export interface WebShell {
  * `args` are added to the command line. Its local service's venue feed points at a closed port
  * on 127.0.0.1 (offline-venue.ts) unless `env` names a fake venue (`venueEnv`). Resolves once it
  * prints its URL, rejects if it exits or stays silent for `timeoutMs`. Needs
- * `npx electron-vite build` first.
+ * `npx electron-vite build` first, unless `entry` runs the source (WEB_SHELL_SOURCE).
  */
 export async function startWebShell(
   dataDir: string,
@@ -24,10 +27,11 @@ export async function startWebShell(
   args: readonly string[],
   timeoutMs: number,
   env: Record<string, string> = {},
+  entry: readonly string[] = ['out/main/web.js'],
 ): Promise<WebShell> {
   const child = spawn(
     process.execPath,
-    ['out/main/web.js', '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService, ...args],
+    [...entry, '--port', '0', '--data-dir', dataDir, '--keychain-service', keychainService, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...OFFLINE_VENUE_ENV, ...env } },
   );
   let output = '';

@@ -1,24 +1,25 @@
 import { join } from 'node:path';
+import { lockDataDir, type DataDirLock } from '../../node/data-dir-lock';
 import { LOCAL_PROFILE_ID, type ServiceProfile } from '../../shared/profile';
 import type { Result } from '../../shared/result';
 import type { AppInfo } from '../../shared/ipc/contract';
 import type { DataSources } from '../../shared/ipc/schemas/settings';
-import { openCacheDatabase } from './cache/cache-db';
 import { Connectivity } from './cache/connectivity';
 import { KeyValueTable } from './cache/key-value';
 import { ReadThrough } from './cache/read-through';
 import { ResponseCache } from './cache/response-cache';
 import { USER_SCOPED_CHANNELS } from './cache/user-scoped';
-import { StatisticsDatasets } from './cache/datasets';
 import { WithdrawalLog } from './cache/withdrawal-log';
 import type { ServiceClientOptions } from './client/service-client';
 import { CopyActivityFeed } from './copy-activity-feed';
+import { openCoreFiles } from './core-files';
 import { dispatch } from './dispatch';
 import { CoreEvents } from './events';
 import { exportsFolderPicker, type PickSavePath } from './export/exports-folder';
 import { createHandlers } from './handlers/handlers';
 import { LocalServiceProcess, type RestartPolicy } from './local-service/service-process';
 import { serviceArgsFor } from './local-service/data-sources';
+import { logDirOf } from '../../node/data-dir';
 import { ProfileManager, type LocalServiceLink } from './profiles/profile-manager';
 import { ProfileStore } from './profiles/profile-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -73,17 +74,34 @@ export interface Core {
 
 /**
  * Starts the core: its cache database, the local service (unless a remote profile is given), the
- * profiles with their sessions, the event stream and the handlers.
+ * profiles with their sessions, the event stream and the handlers. One core per data folder:
+ * throws AlreadyRunningError when another process runs one on `dataDir`.
  */
 export async function startCore(options: CoreOptions): Promise<Core> {
+  const lock = lockDataDir(options.dataDir);
+  try {
+    return await startLockedCore(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLockedCore(options: CoreOptions, lock: DataDirLock): Promise<Core> {
   const events = new CoreEvents();
   const cacheDir = join(options.dataDir, 'cache');
-  const db = openCacheDatabase(join(cacheDir, 'core.db'));
+  const files = openCoreFiles(options.dataDir);
+  // The service logs beside the core, in the folder the About panel names.
+  const serviceArgs = (sources: DataSources) => [
+    ...serviceArgsFor(sources, options),
+    '--log-dir',
+    logDirOf(options.dataDir),
+  ];
+  const { cache: db, datasets } = files;
   const table = new KeyValueTable(db);
   const cache = new ResponseCache(db);
   const settings = new SettingsStore(table);
-  const withdrawals = new WithdrawalLog(db);
-  const datasets = new StatisticsDatasets(join(cacheDir, 'datasets.db'));
+  const withdrawals = new WithdrawalLog(files.withdrawals);
 
   const localService = options.remoteProfile
     ? null
@@ -94,7 +112,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         ...(options.serviceEnv && { env: options.serviceEnv }),
         ...(options.tuning?.restart && { restart: options.tuning.restart }),
         // The user's data sources (Settings → Data sources) choose the flags.
-        args: serviceArgsFor(settings.get().dataSources, options),
+        args: serviceArgs(settings.get().dataSources),
       });
   // The shells open at once; the local service may still be preparing its world (the first
   // start seeds the demo world), and calls that need it wait for it.
@@ -114,7 +132,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const applyDataSources = localService
     ? (sources: DataSources): Promise<void> => {
         const run = applying.then(async () => {
-          const args = serviceArgsFor(sources, options);
+          const args = serviceArgs(sources);
           if (args.join(' ') === localService.currentArgs.join(' ')) return;
           await localService.restart(args, 'Restarting the local service with the new data sources…');
         });
@@ -194,6 +212,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         dataDir: options.dataDir,
         profile: { id: profile.id, name: profile.name, baseUrl: profile.baseUrl, kind: profile.kind },
         ephemeralKeychain: options.ephemeralKeychain,
+        damagedFiles: files.damaged,
         versions: {
           node: process.versions.node,
           ...(process.versions.electron && { electron: process.versions.electron }),
@@ -233,6 +252,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         await profiles.settle();
         await Promise.all([localService?.stop(), datasets.close()]);
         db.close();
+        files.withdrawals.close();
+        lock.release();
       })()),
   };
 }

@@ -3,7 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pkg from '../../../package.json';
-import { defaultDataDir } from '../../node/data-dir';
+import { logUnhandledRejections } from '../../node/process-faults';
+import { defaultDataDir, ensurePrivateDir, logDirOf } from '../../node/data-dir';
+import { captureConsole, createFileLogger } from '../../node/log-file';
 import { startCore } from '../core/core';
 import { exportsFolderPicker } from '../core/export/exports-folder';
 import { KEYCHAIN_SERVICE, KeytarSecretStore } from '../core/secrets/keytar-store';
@@ -15,6 +17,8 @@ import { startWebShell } from './server';
  * browser, for machines without a display or without the Electron binary.
  */
 async function main(): Promise<void> {
+  // A forgotten await somewhere in the core is logged, not the end of the terminal.
+  logUnhandledRejections();
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
@@ -39,6 +43,9 @@ async function main(): Promise<void> {
   if (world !== 'demo' && world !== 'fixture' && world !== 'empty')
     throw new Error('--world must be demo, fixture or empty');
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  // The folder holds the wallet's sessions and the service's signing secret: the user's only.
+  ensurePrivateDir(dataDir);
+  captureConsole(createFileLogger(logDirOf(dataDir), 'core'));
   const rendererDir = values['renderer-dir'] ?? findRenderer();
   const core = await startCore({
     dataDir,

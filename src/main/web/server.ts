@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { eventNames, WEB_EVENTS_PATH, WEB_IPC_PREFIX, WEB_TOKEN_HEADER, WEB_TOKEN_QUERY } from '../../shared';
 import type { Core } from '../core/core';
+import { decodePath } from './decode-path';
 import { readStatic } from './static-files';
 
 export interface WebShellOptions {
@@ -52,19 +53,29 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return null;
   };
 
-  server.on('request', (req, res) => {
+  // One place answers every request, and one catch answers a handler that fails: no request,
+  // however malformed, may end the process that holds the core.
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = guard(req);
     if (refused) return send(res, 403, { ok: false, error: { code: 'FORBIDDEN', message: refused } });
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname.startsWith(WEB_IPC_PREFIX)) return void handleIpc(req, res, url, options.core, token);
+    const url = parseTarget(req.url, origin);
+    if (!url) return send(res, 400, badRequest('the request target is not a valid path'));
+    if (url.pathname.startsWith(WEB_IPC_PREFIX)) return handleIpc(req, res, url, options.core, token);
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return send(res, 405, { ok: false, error: { code: 'FORBIDDEN', message: 'method not allowed' } });
-    void serveStatic(res, options.rendererDir, url.pathname);
+    // A malformed escape names no page: refused here, before the page fallback would answer it.
+    if (decodePath(url.pathname) === null)
+      return send(res, 400, badRequest('the path is not validly escaped'));
+    return serveStatic(res, options.rendererDir, url.pathname);
+  };
+  server.on('request', (req, res) => {
+    answer(req, res).catch((error: unknown) => failed(res, error));
   });
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+    const url = parseTarget(req.url, origin);
     if (
+      !url ||
       guard(req) !== null ||
       url.pathname !== WEB_EVENTS_PATH ||
       !sameToken(url.searchParams.get(WEB_TOKEN_QUERY), token)
@@ -120,7 +131,8 @@ async function handleIpc(
       error: { code: 'VALIDATION_FAILED', message: (error as Error).message },
     });
   }
-  const channel = decodeURIComponent(url.pathname.slice(WEB_IPC_PREFIX.length));
+  const channel = decodePath(url.pathname.slice(WEB_IPC_PREFIX.length));
+  if (channel === null) return send(res, 400, badRequest('the channel name is not validly escaped'));
   send(res, 200, await core.invoke(channel, body));
 }
 
@@ -164,6 +176,33 @@ function readJson(req: IncomingMessage): Promise<unknown> {
       }
     });
     req.on('error', reject);
+  });
+}
+
+/**
+ * The request's target as a URL on this shell's origin, or null when it is not a path (`//[`,
+ * `*`, an absolute URL of another host).
+ */
+function parseTarget(target: string | undefined, origin: string): URL | null {
+  if (!target?.startsWith('/') || target.startsWith('//')) return null;
+  try {
+    return new URL(target, origin);
+  } catch {
+    return null;
+  }
+}
+
+function badRequest(message: string) {
+  return { ok: false, error: { code: 'VALIDATION_FAILED', message } };
+}
+
+/** The answer of a handler that threw: logged here, a 500 to the page (or a closed socket). */
+function failed(res: ServerResponse, error: unknown): void {
+  console.error('[copydesk web] a request failed:', error);
+  if (res.headersSent) return void res.destroy();
+  send(res, 500, {
+    ok: false,
+    error: { code: 'INTERNAL', message: 'the web shell could not answer this request' },
   });
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { decodePath } from './decode-path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,7 +18,10 @@ export async function readStatic(
   root: string,
   urlPath: string,
 ): Promise<{ body: Buffer; type: string } | null> {
-  const relative = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
+  const decoded = decodePath(urlPath);
+  // A malformed escape names no file of the renderer.
+  if (decoded === null) return null;
+  const relative = urlPath === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const file = normalize(join(root, relative));
   if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
   try {

@@ -101,6 +101,8 @@ export const appInfoSchema = z.object({
   }),
   /** True when the keychain lives only for this run (headless start): a wallet made now is lost at exit. */
   ephemeralKeychain: z.boolean(),
+  /** Databases that could not be opened at this start: moved aside, rebuilt empty (docs/security.md). */
+  damagedFiles: z.array(z.object({ file: z.string(), movedTo: z.string(), at: z.string() })).optional(),
   versions: z.record(z.string(), z.string()),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;

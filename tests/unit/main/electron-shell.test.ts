@@ -29,6 +29,7 @@ const { SECURE_WEB_PREFERENCES, applySecurity, isAppUrl, isAllowedExternal, rest
   await import('../../../src/main/electron/security');
 const { registerIpc, forwardEvents } = await import('../../../src/main/electron/ipc');
 const { createMainWindow } = await import('../../../src/main/electron/window');
+const { claimSingleInstance } = await import('../../../src/main/electron/single-instance');
 const { CoreEvents } = await import('../../../src/main/core/events');
 
 const APP_URL = 'file:///opt/copydesk/out/renderer/index.html';
@@ -163,5 +164,42 @@ describe('main window', () => {
       preload: '/opt/copydesk/out/preload/index.cjs',
     });
     expect(loaded).toEqual(['/opt/copydesk/out/renderer/index.html']);
+  });
+});
+
+describe('single instance', () => {
+  const fakeApp = (granted: boolean) =>
+    Object.assign(new EventEmitter(), {
+      requestSingleInstanceLock: vi.fn(() => granted),
+      quit: vi.fn(),
+    });
+  const fakeWindow = (minimized: boolean) => ({
+    isMinimized: () => minimized,
+    restore: vi.fn(),
+    show: vi.fn(),
+    focus: vi.fn(),
+  });
+
+  it('quits a second start, which must start nothing', () => {
+    const app = fakeApp(false);
+    expect(claimSingleInstance(app as never, () => null)).toBe(false);
+    expect(app.quit).toHaveBeenCalled();
+  });
+
+  it('brings the first window to the front when the app is started again', () => {
+    const app = fakeApp(true);
+    const window = fakeWindow(true);
+    expect(claimSingleInstance(app as never, () => window)).toBe(true);
+    expect(app.quit).not.toHaveBeenCalled();
+    app.emit('second-instance');
+    expect(window.restore).toHaveBeenCalled();
+    expect(window.show).toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalled();
+  });
+
+  it('ignores a second start before the first window exists', () => {
+    const app = fakeApp(true);
+    claimSingleInstance(app as never, () => null);
+    expect(() => app.emit('second-instance')).not.toThrow();
   });
 });

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { PARENT_PID_ENV } from '../../../node/parent-watch';
 import type { CoreEvents } from '../events';
+import { OutputTail } from './output-tail';
 
 /** When the service is started again after it died, and when the core gives up. */
 export interface RestartPolicy {
@@ -33,10 +36,16 @@ export interface ServiceProcessOptions {
   /** The service command before its flags; default: the built service or its source through tsx. */
   command?: string[];
   restart?: Partial<RestartPolicy>;
+  /**
+   * How long a start may go without a line of output before its ready line (default 120 s): the
+   * first start seeds the demo world for a while, printing its progress as it goes.
+   */
+  startTimeoutMs?: number;
 }
 
 const READY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-const PROGRESS_LINE = /^progress: (\w+) (\d+)%/gm;
+const PROGRESS_LINE = /^progress: (\w+) (\d+)%/;
+const START_TIMEOUT_MS = 120_000;
 /** How long `create-api-key` may take (it opens the database, which may be migrating). */
 const API_KEY_TIMEOUT_MS = 60_000;
 
@@ -88,7 +97,8 @@ export class LocalServiceProcess {
 
   /** The running service's process id, or null. */
   get pid(): number | null {
-    return this.child?.exitCode === null ? (this.child.pid ?? null) : null;
+    const child = this.child;
+    return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
   }
 
   /** Calls `listener` with the URL each time the service is ready (a restart has a new port). */
@@ -217,44 +227,68 @@ export class LocalServiceProcess {
       ...this.args,
     ];
     const child = spawn(this.options.execPath ?? process.execPath, args, {
-      env: { ...process.env, ...this.options.env },
+      // The service ends itself when this process is gone, even killed (src/node/parent-watch.ts).
+      env: { ...process.env, ...this.options.env, [PARENT_PID_ENV]: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
     // If the core's process ends without stop() (a crash), the service must not outlive it.
     const killOnExit = () => child.kill('SIGTERM');
     process.once('exit', killOnExit);
-    let stderr = '';
+    const tail = new OutputTail();
     let readyAt: number | null = null;
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    // Read line by line: a chunk of output may end inside the ready line.
+    if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => tail.add(line, true));
     return new Promise<string>((resolveUrl, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        const text = chunk.toString();
+      const startTimeoutMs = this.options.startTimeoutMs ?? START_TIMEOUT_MS;
+      let silence: NodeJS.Timeout | undefined;
+      const waitForOutput = () => {
+        clearTimeout(silence);
+        silence = setTimeout(() => {
+          reject(
+            new Error(
+              `the local service did not become ready (no output for ${duration(startTimeoutMs)}): ${tail.describe()}`,
+            ),
+          );
+          child.kill('SIGKILL');
+        }, startTimeoutMs);
+      };
+      waitForOutput();
+      const onLine = (line: string) => {
+        tail.add(line);
+        if (readyAt !== null) return;
+        waitForOutput();
         // Seeding the demo world on first run takes a while: pass its progress on.
-        const progress = [...text.matchAll(PROGRESS_LINE)].at(-1);
-        if (progress && readyAt === null)
-          this.emit('starting', `Preparing the market world: ${progress[1]} ${progress[2]}%`);
-        const match = READY_LINE.exec(text);
-        if (match?.[1] && readyAt === null) {
+        const progress = PROGRESS_LINE.exec(line);
+        if (progress) this.emit('starting', `Preparing the market world: ${progress[1]} ${progress[2]}%`);
+        const match = READY_LINE.exec(line);
+        if (match?.[1]) {
+          clearTimeout(silence);
           readyAt = Date.now();
           this.url = match[1];
           this.emit('ready', null);
           for (const listener of this.urlListeners) listener(match[1]);
           resolveUrl(match[1]);
         }
+      };
+      if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+      child.once('error', (error) => {
+        clearTimeout(silence);
+        reject(error);
       });
-      child.once('error', reject);
-      child.once('exit', (code, signal) => {
+      // 'close', not 'exit': its output is read to the end first, so the report has its last words.
+      child.once('close', (code, signal) => {
+        clearTimeout(silence);
         process.off('exit', killOnExit);
         const how = signal ? `signal ${signal}` : `code ${code}`;
         if (readyAt === null) {
-          reject(new Error(`the local service exited with ${how}: ${stderr.trim() || 'no output'}`));
+          reject(new Error(`the local service exited with ${how}: ${tail.describe()}`));
           return;
         }
         if (this.stopping || this.child !== child) return;
         this.url = null;
         this.child = null;
-        this.died(`The local service stopped (${how})`, Date.now() - readyAt, stderr);
+        this.died(`The local service stopped (${how})`, Date.now() - readyAt, tail.errors());
       });
     });
   }
@@ -271,8 +305,7 @@ export class LocalServiceProcess {
       return;
     }
     const delay = Math.min(this.policy.baseDelayMs * 2 ** (this.quickFailures - 1), this.policy.maxDelayMs);
-    const wait = delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`;
-    this.emit('starting', `${what}; restarting it in ${wait}…`);
+    this.emit('starting', `${what}; restarting it in ${duration(delay)}…`);
     const generation = this.generation;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
@@ -292,4 +325,9 @@ export class LocalServiceProcess {
       message,
     });
   }
+}
+
+/** `500 ms`, `15 s`: for the messages the user reads. */
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
