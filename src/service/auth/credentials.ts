@@ -23,7 +23,7 @@ export async function authenticate(
   request: FastifyRequest,
   accepts: Accepts,
 ): Promise<Caller> {
-  const token = bearer(request.headers.authorization);
+  const token = bearerToken(request.headers.authorization);
   const apiKey = headerValue(request.headers['x-api-key']);
   if (token !== null && accepts !== 'apiKey') {
     const userId = await verifyAccessToken(ctx.secret, token, ctx.config.now());
@@ -53,13 +53,13 @@ function missingMessage(accepts: Accepts): string {
 }
 
 /** `Authorization: <token>` or `Authorization: Bearer <token>` (both decided). */
-function bearer(header: string | undefined): string | null {
+export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
   const value = header.trim().replace(/^Bearer\s+/i, '');
   return value.length > 0 ? value : null;
 }
 
-function headerValue(value: string | string[] | undefined): string | null {
+export function headerValue(value: string | string[] | undefined): string | null {
   const first = Array.isArray(value) ? value[0] : value;
   return first && first.trim().length > 0 ? first.trim() : null;
 }

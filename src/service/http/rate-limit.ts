@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
+import { bearerToken, headerValue, type CredentialContext } from '../auth/credentials';
+import { isKnownApiKey } from '../auth/api-keys';
+import { verifyAccessToken } from '../auth/tokens';
 
 interface Bucket {
   tokens: number;
@@ -8,17 +11,21 @@ interface Bucket {
 }
 
 /**
- * A token bucket per credential (or per address when anonymous), decisions.md Limits: `perSecond`
- * tokens refill each second up to `burst`; a request without a token answers 429 with
- * `Retry-After` in whole seconds.
+ * A token bucket per identity, decisions.md Limits: the user a valid token names, the API key a
+ * known key is, else the client's address (no credential, or one that does not verify: junk in
+ * the header cannot buy a fresh bucket). `perSecond` tokens refill each second up to `burst`; a
+ * request without a token answers 429 with `Retry-After` in whole seconds. The identity is
+ * resolved here, in an onRequest hook that never rejects for a bad credential: the route's own
+ * preHandler answers 401 for that, after the request has paid for its try.
  */
 export function installRateLimit(
   app: FastifyInstance,
+  ctx: CredentialContext,
   options: { perSecond: number; burst: number; now: () => number },
 ): void {
   const buckets = new Map<string, Bucket>();
   app.addHook('onRequest', async (request) => {
-    const key = callerKey(request);
+    const key = await callerKey(ctx, request);
     const now = options.now();
     const bucket = refill(buckets.get(key), now, options);
     if (bucket.tokens < 1) {
@@ -58,10 +65,15 @@ function forgetFullBuckets(
     if (refill(bucket, now, options).tokens >= options.burst) buckets.delete(key);
 }
 
-/** The credential a request carries (hashed, never kept in clear), else its address. */
-function callerKey(request: FastifyRequest): string {
-  const credential = request.headers.authorization ?? request.headers['x-api-key'];
-  const value = Array.isArray(credential) ? credential[0] : credential;
-  if (value) return `c:${createHash('sha256').update(value).digest('base64url').slice(0, 22)}`;
+/** Who is asking: the verified user or API key, else the client's address. */
+async function callerKey(ctx: CredentialContext, request: FastifyRequest): Promise<string> {
+  const token = bearerToken(request.headers.authorization);
+  if (token !== null) {
+    const userId = await verifyAccessToken(ctx.secret, token, ctx.config.now());
+    if (userId !== null) return `u:${userId}`;
+  }
+  const apiKey = headerValue(request.headers['x-api-key']);
+  if (apiKey !== null && isKnownApiKey(ctx.db, apiKey))
+    return `k:${createHash('sha256').update(apiKey).digest('base64url').slice(0, 22)}`;
   return `a:${request.ip}`;
 }

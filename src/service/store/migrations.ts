@@ -504,4 +504,23 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'several login codes per address',
+    up: (db) => {
+      db.exec(`
+        -- Codes live 5 minutes: dropping the outstanding ones costs a user one more login call.
+        -- Several per address (capped), so asking for a code never replaces someone else's.
+        DROP TABLE login_codes;
+        CREATE TABLE login_codes (
+          id INTEGER PRIMARY KEY,
+          address TEXT NOT NULL COLLATE NOCASE,
+          code TEXT NOT NULL,
+          expires_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX login_codes_by_address ON login_codes (address);
+        CREATE INDEX login_codes_by_expiry ON login_codes (expires_at_ms);
+      `);
+    },
+  },
 ];

@@ -25,6 +25,17 @@ export const zCount = () => zInt().min(0, { error: 'must be at least 0' });
 export const zBool = () => z.boolean({ error: expected('true or false') });
 /** An array of `item`. */
 export const zList = <T extends z.ZodType>(item: T) => z.array(item, { error: expected('an array') });
+/** An array of `item` with at most `max` entries; the message names the cap. */
+export const zCappedList = <T extends z.ZodType>(item: T, max: number) =>
+  zList(item).max(max, { error: `must have at most ${max} entries` });
+/** Conditions in one filter list (`queries`, `ranges`): each is an AND SQLite compiles. */
+export const FILTER_CONDITIONS_MAX = 100;
+/** Values of one `in`/`nin` list. */
+export const FILTER_VALUES_MAX = 1000;
+/** Values bound by all the `in`/`nin` lists of one body (SQLite binds a finite number). */
+export const FILTER_BOUND_VALUES_MAX = 5000;
+/** Sort keys of one body (`sorts`, search-after `sort`). */
+export const SORT_KEYS_MAX = 10;
 /** One of `values`; the message lists them. */
 export const zOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: expected(`one of ${values.join(', ')}`) });
@@ -142,8 +153,8 @@ export const rangeConditionSchema = (fields?: readonly string[]) =>
     lte: rangeBound.optional(),
     gt: rangeBound.optional(),
     lt: rangeBound.optional(),
-    in: zList(scalarSchema).optional(),
-    nin: zList(scalarSchema).optional(),
+    in: zCappedList(scalarSchema, FILTER_VALUES_MAX).optional(),
+    nin: zCappedList(scalarSchema, FILTER_VALUES_MAX).optional(),
   }).superRefine((range, ctx) => {
     if (RANGE_OPERATORS.every((op) => range[op] === undefined)) {
       ctx.addIssue({ code: 'custom', message: `must have at least one of ${RANGE_OPERATORS.join(', ')}` });
@@ -165,7 +176,7 @@ export const pagedFilterShape = (opts: PagedFilterOptions = {}) => ({
   pagination: paginationSchema,
   sortBy: (opts.sortFields ? fieldNameSchema(opts.sortFields) : zNonEmpty()).optional(),
   sortType: sortTypeSchema.default('desc'),
-  queries: zList(queryFilterSchema(opts.queryFields)).default([]),
+  queries: zCappedList(queryFilterSchema(opts.queryFields), FILTER_CONDITIONS_MAX).default([]),
 });
 
 /** A paged filter body with any field names (resource bodies restrict them). */

@@ -10,6 +10,8 @@ import {
   zBool,
   zInt,
   zList,
+  zCappedList,
+  SORT_KEYS_MAX,
   zNonEmpty,
   zNumber,
   zStrict,
@@ -144,7 +146,7 @@ export interface GraphqlSort {
  */
 const graphqlSortsSchema = z.preprocess(
   (v) => (isRecord(v) ? [v] : v),
-  zList(graphqlSortSchema),
+  zCappedList(graphqlSortSchema, SORT_KEYS_MAX),
 ) as unknown as z.ZodType<GraphqlSort[], GraphqlSort | GraphqlSort[]>;
 
 /** `paging.size` bounds (decisions.md: 1..1000; default like every page, 20). */

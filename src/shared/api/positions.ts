@@ -7,6 +7,7 @@ import {
   pagedFilterShape,
   positionStatusSchema,
   protocolIdSchema,
+  windowSchema,
   zBool,
   zCount,
   zList,
@@ -144,9 +145,15 @@ export const POSITION_QUERY_FIELDS = [
   'isLong',
 ] as const satisfies readonly (keyof Position)[];
 
-/** `POST /{protocol}/position/filter[/{account}]` body. */
-export const positionFilterBodySchema = zStrict(
-  pagedFilterShape({ sortFields: POSITION_SORT_FIELDS, queryFields: POSITION_QUERY_FIELDS }),
-);
+/**
+ * `POST /{protocol}/position/filter[/{account}]` body. Real clients also send `account` (the
+ * path's, repeated; it must match) and the statistic window as `type` (positions that count in
+ * that window: closed in it; FULL adds no condition), so both are accepted (docs/security.md).
+ */
+export const positionFilterBodySchema = zStrict({
+  ...pagedFilterShape({ sortFields: POSITION_SORT_FIELDS, queryFields: POSITION_QUERY_FIELDS }),
+  account: addressSchema.optional(),
+  type: windowSchema.optional(),
+});
 export type PositionFilterBodyInput = z.input<typeof positionFilterBodySchema>;
 export type PositionFilterBody = z.infer<typeof positionFilterBodySchema>;

@@ -17,6 +17,10 @@ import {
   zCount,
   zInt,
   zList,
+  zCappedList,
+  FILTER_CONDITIONS_MAX,
+  FILTER_BOUND_VALUES_MAX,
+  SORT_KEYS_MAX,
   zNonEmpty,
   zNumber,
   zObject,
@@ -254,7 +258,16 @@ const RANKED_STATISTIC_FIELDS = [...STATISTIC_FIELDS, ...RANKING_FIELDS];
 /** `POST /public/{protocol}/position/statistic/filter` body: adds ranges, also on `ranking.<key>`. */
 export const publicStatisticFilterBodySchema = zStrict({
   ...pagedFilterShape({ sortFields: RANKED_STATISTIC_FIELDS, queryFields: STATISTIC_FIELDS }),
-  ranges: zList(rangeConditionSchema(RANKED_STATISTIC_FIELDS)).default([]),
+  ranges: zCappedList(rangeConditionSchema(RANKED_STATISTIC_FIELDS), FILTER_CONDITIONS_MAX)
+    .superRefine((ranges, ctx) => {
+      const values = ranges.reduce((n, r) => n + (r.in?.length ?? 0) + (r.nin?.length ?? 0), 0);
+      if (values > FILTER_BOUND_VALUES_MAX)
+        ctx.addIssue({
+          code: 'custom',
+          message: `must hold at most ${FILTER_BOUND_VALUES_MAX} values, "in" and "nin" lists included`,
+        });
+    })
+    .default([]),
 });
 export type PublicStatisticFilterBodyInput = z.input<typeof publicStatisticFilterBodySchema>;
 export type PublicStatisticFilterBody = z.infer<typeof publicStatisticFilterBodySchema>;
@@ -291,10 +304,10 @@ export const searchAfterRequestSchema = zStrict({
     .min(1, { error: 'must be at least 1' })
     .max(SEARCH_AFTER_SIZE_MAX, { error: `must be at most ${SEARCH_AFTER_SIZE_MAX}` })
     .default(SEARCH_AFTER_SIZE_DEFAULT),
-  sort: zList(searchAfterSortSchema).default([]),
+  sort: zCappedList(searchAfterSortSchema, SORT_KEYS_MAX).default([]),
   pitId: zNonEmpty().optional(),
-  searchAfter: zList(searchAfterValueSchema).optional(),
-  queries: zList(queryFilterSchema(STATISTIC_FIELDS)).default([]),
+  searchAfter: zCappedList(searchAfterValueSchema, SORT_KEYS_MAX + 1).optional(),
+  queries: zCappedList(queryFilterSchema(STATISTIC_FIELDS), FILTER_CONDITIONS_MAX).default([]),
 });
 export type SearchAfterRequestInput = z.input<typeof searchAfterRequestSchema>;
 export type SearchAfterRequest = z.infer<typeof searchAfterRequestSchema>;

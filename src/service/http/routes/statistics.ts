@@ -13,7 +13,6 @@ import type { ServiceContext } from '../context';
 import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
-import { rawBodyOf } from '../json-body';
 import { authenticate } from '../../auth/credentials';
 import { LiveProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
@@ -24,6 +23,7 @@ import { ResponseCache } from '../../statistics/response-cache';
 import { searchAfter } from '../../statistics/point-in-time';
 import { pnlStatistics } from '../../statistics/daily-series';
 import { filterPositions } from '../../statistics/positions';
+import { windowBounds } from '../../analytics/windows';
 
 /** Default orders when a body names no `sortBy` (decisions.md leaves them open; docs/service.md). */
 const DEFAULT_STATISTIC_SORT = 'pnl';
@@ -59,19 +59,22 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   // Statistic reads change only when a new generation is written, so their answers are cached
   // per generation; positions are live and never cached.
   const cache = new ResponseCache();
-  // The key is the request's own text: a repeated read skips parsing its body into a query too.
+  // Tests read its counters; nothing else does.
+  app.decorate('statisticCache', cache);
+  // The key is the parsed query (defaults filled in), never the request's text: padding a body
+  // with whitespace or reordering its keys must not make a new entry.
   const statisticPage = (
     request: FastifyRequest,
     reply: FastifyReply,
     route: string,
     build: () => StatisticQuery,
   ) => {
-    const protocol = protocolOf(request);
-    const key = `${currentGeneration(ctx.db)}|${route}|${protocol}|${rawBodyOf(request)}`;
+    protocolOf(request);
+    const query = build();
+    const key = `${currentGeneration(ctx.db)}|${route}|${JSON.stringify(query)}`;
     return json(
       reply,
       cache.getOrCompute(key, () => {
-        const query = build();
         const page = filterStatistics(ctx.db, query);
         return pageJson(page.rows, pageMeta(page.total, query.limit, query.offset));
       }),
@@ -174,8 +177,21 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
     const body = validate(positionFilterBodySchema, request.body);
     const pathAccount = (request.params as { account?: string }).account;
     const conditions = equalities(body.queries);
-    if (pathAccount !== undefined) {
-      conditions.push({ field: 'account', match: validate(addressSchema, pathAccount, 'account') });
+    const account =
+      pathAccount === undefined ? body.account : validate(addressSchema, pathAccount, 'account');
+    if (
+      pathAccount !== undefined &&
+      body.account !== undefined &&
+      storedAddress(body.account) !== storedAddress(account!)
+    )
+      throw new ServiceError(
+        'VALIDATION_FAILED',
+        `account ${body.account} in the body is not the path's account ${account}; send the same or leave it out`,
+      );
+    if (account !== undefined) conditions.push({ field: 'account', match: account });
+    if (body.type !== undefined && body.type !== 'FULL') {
+      const { fromMs, toMs } = windowBounds(body.type, statisticsNowMs(ctx.config));
+      conditions.push({ field: 'closeBlockTime', gte: fromMs, lt: toMs });
     }
     const { limit, offset } = body.pagination;
     const page = filterPositions(ctx.db, {
