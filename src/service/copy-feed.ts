@@ -46,7 +46,11 @@ export function sourceOrderOf(order: OrderRow, position: PositionRow): SourceOrd
  * market commits an order before the engine copies it, so a crash in between leaves such orders.
  * Only orders after the last processed one count: history from before copying began is not copied.
  */
-export function catchUpSourceOrders(db: ServiceDb, engine: CopyEnginePort): CopyEvent[] {
+export function catchUpSourceOrders(
+  db: ServiceDb,
+  engine: CopyEnginePort,
+  log: (message: string) => void = (message) => console.error(`copydesk service: ${message}`),
+): CopyEvent[] {
   const last = db
     .prepare('SELECT MAX(o.block_time_ms) FROM orders o JOIN copy_source_orders c ON c.id = o.id')
     .pluck()
@@ -59,7 +63,17 @@ export function catchUpSourceOrders(db: ServiceDb, engine: CopyEnginePort): Copy
        ORDER BY o.block_time_ms, o.id`,
     )
     .all(last) as (OrderRow & { position_is_liquidate: number })[];
-  return missed.flatMap((row) =>
-    engine.processSourceOrder(sourceOrderOf(row, { is_liquidate: row.position_is_liquidate } as PositionRow)),
-  );
+  // An order the engine cannot copy is skipped with a log line: it must not keep the service
+  // from starting (it stays unmarked; the copies of the others commit).
+  return missed.flatMap((row) => {
+    try {
+      return engine.processSourceOrder(
+        sourceOrderOf(row, { is_liquidate: row.position_is_liquidate } as PositionRow),
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`catch-up skipped source order ${row.id}: ${message.slice(0, 300)}`);
+      return [];
+    }
+  });
 }

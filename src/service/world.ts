@@ -5,7 +5,7 @@ import { seedCopyFixture } from './fixture/copy-fixture';
 import { seedDemoWorld, startLiveMarket } from './market/simulator';
 import type { LiveStatistics } from './statistics/live-statistics';
 import type { CopyEnginePort } from './sandbox/engine-port';
-import type { CopyEvent } from './copy/types';
+import type { CopyEvent, SourceOrder } from './copy/types';
 import { sourceOrderOf } from './copy-feed';
 import type { ServiceDb } from './store/database';
 import { createUser, findUserByAddress } from './users/users';
@@ -34,30 +34,96 @@ export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
   if (config.seedFixture) seedFixtureWorld(db, config);
 }
 
+/** The live market's state as `GET /health` reports it (docs/service.md, `GET /health`). */
+export interface MarketHealth {
+  /** `running`: ticks succeed; `retrying`: the last tick failed and is tried again after a wait. */
+  market: 'running' | 'retrying';
+  /** Ticks failed in a row (retrying only). */
+  failures?: number;
+  /** Why the last tick failed (retrying only). */
+  lastError?: string;
+  lastErrorAt?: string;
+  /** Milliseconds until the next try (retrying only). */
+  retryInMs?: number;
+}
+
+/** Tries of a source order the engine could not copy before it is skipped with a log line. */
+const ORDER_TRIES = 5;
+
 /** A live market for the service: ticks every second; statistics and copies follow its orders. */
 export function startLiveWorld(
   db: ServiceDb,
   config: ServiceConfig,
-  deps: { statistics: LiveStatistics; engine: CopyEnginePort; onEvents: (events: CopyEvent[]) => void },
+  deps: {
+    statistics: LiveStatistics;
+    engine: CopyEnginePort;
+    onEvents: (events: CopyEvent[]) => void;
+    /** Milliseconds between ticks (default 1,000) and the longest wait between tries (60,000). */
+    tickMs?: number;
+    maxRetryMs?: number;
+    log?: (message: string) => void;
+  },
 ) {
+  const log = deps.log ?? ((message: string) => console.error(`copydesk service: ${message}`));
+  let health: MarketHealth = { market: 'running' };
+  // Orders the market committed but the engine failed to copy (a busy or full store): tried
+  // again before anything else, so that a failed tick loses no copy.
+  const pending: { order: SourceOrder; tries: number }[] = [];
+  const drain = () => {
+    while (pending.length > 0) {
+      const next = pending[0]!;
+      try {
+        deps.onEvents(deps.engine.processSourceOrder(next.order));
+      } catch (error) {
+        next.tries += 1;
+        if (next.tries < ORDER_TRIES) throw error;
+        log(`skipped copying source order ${next.order.id} after ${next.tries} tries: ${messageOf(error)}`);
+      }
+      pending.shift();
+    }
+  };
   const market = startLiveMarket(db, {
     seed: DEMO_SEED,
     nowMs: () => config.now().getTime(),
+    ...(deps.tickMs !== undefined ? { tickMs: deps.tickMs } : {}),
+    ...(deps.maxRetryMs !== undefined ? { maxRetryMs: deps.maxRetryMs } : {}),
     onEvent: (event) => {
+      drain();
       if (event.kind === 'positionClosed') deps.statistics.traderChanged(event.protocol, event.account);
-      else if (event.kind === 'order')
-        deps.onEvents(deps.engine.processSourceOrder(sourceOrderOf(event.order, event.position)));
-      else deps.onEvents(deps.engine.processPrices(event.prices));
+      else if (event.kind === 'order') {
+        pending.push({ order: sourceOrderOf(event.order, event.position), tries: 0 });
+        drain();
+      } else deps.onEvents(deps.engine.processPrices(event.prices));
     },
-    onError: (error: unknown) =>
-      console.error(`copydesk service: the live market stopped: ${(error as Error).message}`),
+    onError: (error, retry) => {
+      health = {
+        market: 'retrying',
+        failures: retry.failures,
+        lastError: messageOf(error),
+        lastErrorAt: config.now().toISOString(),
+        retryInMs: retry.retryInMs,
+      };
+      log(
+        `a live market tick failed (${retry.failures} in a row), next try in ${retry.retryInMs} ms: ${messageOf(error)}`,
+      );
+    },
+    onRecovered: (failures) => {
+      health = { market: 'running' };
+      log(`the live market runs again after ${failures} failed ticks`);
+    },
   });
   const refresh = setInterval(() => deps.statistics.refreshRankings(), RANKING_REFRESH_MS);
   refresh.unref();
   return {
+    /** The market's state for `GET /health`. */
+    health: (): MarketHealth => ({ ...health }),
     stop: () => {
       clearInterval(refresh);
       market.stop();
     },
   };
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
 }

@@ -1,5 +1,6 @@
 // The copy engine: source orders become copy positions in users' embedded wallets, mark prices
 // close them, users close or unlink them (semantics.md, Copy engine; docs/copy-engine.md).
+import { copyTradeRuleIssues, type CopyTrade } from '../../shared/api/copy-trades';
 import type { ServiceConfig } from '../config';
 import { roundUsd } from '../copy-trading/money';
 import { ServiceError } from '../http/errors';
@@ -21,6 +22,44 @@ import type { CopyEvent, PriceTick, SourceOrder } from './types';
 export interface CopyEngineOptions {
   /** Fee rates of copy fills (default: taker 0.035 %, service 0.025 %). */
   copyFees?: CopyFees;
+}
+
+/**
+ * A copy for one copy trade failed: the transaction is rolled back and run again with that copy
+ * replaced by a FAILED activity log (docs/copy-engine.md, Failures).
+ */
+class IsolatedFailure extends Error {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+    override readonly cause: unknown,
+  ) {
+    super(reason);
+  }
+}
+
+/** How many copies of one call may fail before the call itself fails (each failure reruns it). */
+const MAX_ISOLATED_FAILURES = 64;
+
+/** A reason fit for an activity log: one line, at most 300 characters. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `copy failed: ${message.replace(/\s+/g, ' ').trim().slice(0, 280)}`;
+}
+
+/** The rules a stored copy trade breaks (one written before the bounds), cached per trade object. */
+const brokenRules = new WeakMap<CopyTrade, string | null>();
+function outOfBounds(trade: CopyTrade): string | null {
+  let reason = brokenRules.get(trade);
+  if (reason === undefined) {
+    const issues = copyTradeRuleIssues(trade);
+    reason =
+      issues.length === 0
+        ? null
+        : `copy trade settings out of bounds: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
+    brokenRules.set(trade, reason);
+  }
+  return reason;
 }
 
 /** One source order being copied: what every follower shares, computed once. */
@@ -76,6 +115,12 @@ export class CopyEngine {
   private readonly processTx: (orders: readonly SourceOrder[]) => CopyEvent[];
   private readonly pricesTx: (ticks: readonly PriceTick[]) => CopyEvent[];
   private readonly userTx: (userId: string, id: string, how: 'MANUAL' | 'FORCE_CLOSE') => CopyEvent[];
+  /** Copies that failed in this call (key → reason): the rerun writes a FAILED log for each instead. */
+  private readonly isolated = new Map<string, string>();
+  /** Exits that failed (position|exit type) and were logged once. */
+  private readonly failedExits = new Set<string>();
+  /** Those logged by the running call: failedExits once it commits. */
+  private readonly loggedExits = new Set<string>();
 
   constructor(
     private readonly db: ServiceDb,
@@ -146,14 +191,56 @@ export class CopyEngine {
     return (...args: A) => {
       let events: CopyEvent[];
       try {
-        events = tx(...args);
-      } catch (error) {
-        this.store.failed();
-        throw error;
+        for (;;) {
+          try {
+            this.loggedExits.clear();
+            events = tx(...args);
+            for (const exit of this.loggedExits) this.failedExits.add(exit);
+            break;
+          } catch (error) {
+            // The rollback (of the transaction, or of its savepoint when nested) undid every
+            // write of the call; memory forgets them too.
+            this.store.failed();
+            if (!(error instanceof IsolatedFailure)) throw error;
+            if (this.isolated.has(error.key) || this.isolated.size >= MAX_ISOLATED_FAILURES)
+              throw error.cause;
+            this.isolated.set(error.key, error.reason);
+          }
+        }
+      } finally {
+        this.isolated.clear();
       }
       this.store.committed();
       return events;
     };
+  }
+
+  /**
+   * One copy trade's share of a source order. A failure rolls the call back and reruns it with
+   * this copy replaced by `failed(reason)` (a FAILED activity log), so that the half-written copy
+   * is undone and every other copy, and the order's mark, commit.
+   */
+  private isolate(
+    key: string,
+    work: () => CopyEvent[],
+    failed: (reason: string) => CopyEvent[],
+  ): CopyEvent[] {
+    const reason = this.isolated.get(key);
+    if (reason !== undefined) {
+      if (this.isolated.has(`${key}|log`)) return [];
+      try {
+        return failed(reason);
+      } catch (error) {
+        console.error(`copydesk service: a copy failed and so did its log (${reason}): ${reasonOf(error)}`);
+        throw new IsolatedFailure(`${key}|log`, reason, error);
+      }
+    }
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof IsolatedFailure) throw error;
+      throw new IsolatedFailure(key, reasonOf(error), error);
+    }
   }
 
   private process(order: SourceOrder): CopyEvent[] {
@@ -163,16 +250,43 @@ export class CopyEngine {
       const follows = this.followers.of(order.protocol, order.account);
       if (follows.length === 0) return [];
       const run = new OrderRun(order, this.tokens.of(order.protocol, order.indexToken), this.store);
-      return follows.flatMap((follow) => this.copyOpen(follow, run));
+      return follows.flatMap((follow) =>
+        this.isolate(
+          `${order.id}|${follow.followed.trade.id}`,
+          () => this.copyOpen(follow, run),
+          (reason) => this.failOpen(follow, run, reason),
+        ),
+      );
     }
     const run = new OrderRun(order, this.tokens.of(order.protocol, order.indexToken), this.store);
-    return this.store.copiesOfSource(run.key).flatMap((p) => this.follow(p, run));
+    return this.store.copiesOfSource(run.key).flatMap((p) =>
+      this.isolate(
+        `${order.id}|${p.id}`,
+        () => this.follow(p, run),
+        (reason) => {
+          const type =
+            order.type === 'INCREASE' ? 'INCREASE' : order.type === 'DECREASE' ? 'DECREASE' : 'CLOSE';
+          return this.book.fail(this.book.partyOfPosition(p), type, run.cause(p.id), run.price(), 0, reason);
+        },
+      ),
+    );
+  }
+
+  /** The FAILED OPEN log of a copy that could not be made. */
+  private failOpen({ followed, account }: Follow, run: OrderRun, reason: string): CopyEvent[] {
+    const trade = followed.trade;
+    const leverage = Math.min(trade.leverage, run.token.maxLeverage ?? trade.leverage);
+    const party = this.book.partyOfOpen(followed, account, run.token, run.order, leverage);
+    return this.book.fail(party, 'OPEN', run.cause(`${trade.id}|open`), run.price(), 0, reason);
   }
 
   /** A source OPEN for one follower: filters, OVERWRITE, sizing, the balance check, the open. */
   private copyOpen(follow: Follow, run: OrderRun): CopyEvent[] {
     const { followed, account } = follow;
     const trade = followed.trade;
+    // A copy trade stored before the bounds, outside them: nothing is copied, the log says why.
+    const broken = outOfBounds(trade);
+    if (broken !== null) return this.failOpen(follow, run, broken);
     const reason = skipReason(followed, run.order);
     if (reason !== null) {
       this.store.skip(trade.id, run.key, reason);
@@ -229,6 +343,9 @@ export class CopyEngine {
   private increase(p: EnginePosition, run: OrderRun, price: number, cause: Cause): CopyEvent[] {
     const trade = this.followers.trade(p.copyTradeId)?.trade;
     if (!trade || trade.status !== 'RUNNING') return [];
+    const broken = outOfBounds(trade);
+    if (broken !== null)
+      return this.book.fail(this.book.partyOfPosition(p), 'INCREASE', cause, price, 0, broken);
     const marginDelta = increaseMargin({
       sizeDeltaUsd: run.order.sizeDeltaUsd,
       initialVol: p.initialVol,
@@ -255,7 +372,20 @@ export class CopyEngine {
         const exit = exitAt(p, tick.price);
         if (exit === null) continue;
         const cause = { label: `${p.id}|${exit}`, atMs: tick.timeMs, order: null };
-        events.push(...this.book.close(p, tick.price, exit, cause));
+        // A position whose exit fails stays open; its FAILED log is written once per process (a
+        // failing exit would fail again at every tick), and the other exits of the tick go on.
+        events.push(
+          ...this.isolate(
+            `${indexToken}|${tick.timeMs}|${p.id}`,
+            () => this.book.close(p, tick.price, exit, cause),
+            (reason) => {
+              const once = `${p.id}|${exit}`;
+              if (this.failedExits.has(once)) return [];
+              this.loggedExits.add(once);
+              return this.book.fail(this.book.partyOfPosition(p), exit, cause, tick.price, 0, reason);
+            },
+          ),
+        );
       }
     }
     return events;

@@ -56,6 +56,35 @@ export const COPY_TRADE_DEFAULTS = {
   side: 'BOTH',
 } as const;
 
+/**
+ * The bounds of every number and list of a copy trade (docs/copy-trading-api.md, Bounds): the
+ * terminal's form and the service check the same values, and the engine refuses to copy for a
+ * stored copy trade outside them (a FAILED activity log) instead of failing the source order.
+ */
+export const COPY_TRADE_BOUNDS = {
+  /** Margin per copied position, USD. */
+  volume: { max: 1_000_000 },
+  leverage: { min: 2, max: 50 },
+  /** Take profit: PERCENT is ROI on margin, USD the unrealised PnL. */
+  takeProfitPercent: { max: 10_000 },
+  takeProfitUsd: { max: 1_000_000_000 },
+  lookBackOrders: { min: 1, max: 1_000 },
+  maxVolMultiplier: { max: 1_000 },
+  lowLeverage: { min: 1, max: 150 },
+  lowCollateral: { min: 1, max: 1_000_000_000 },
+  lowSize: { min: 1, max: 1_000_000_000 },
+  /** `tokenAddresses` and `excludingTokenAddresses`. */
+  tokenList: { max: 500 },
+  accounts: { max: 100 },
+  /** Each filter list of `POST /copy-trades/list`. */
+  listFilter: { max: 1_000 },
+} as const;
+const B = COPY_TRADE_BOUNDS;
+
+/** A list of at most `max` items; the message names the bound. */
+const boundedList = <T extends z.ZodType>(item: T, max: number) =>
+  zList(item).max(max, { error: `must have at most ${max} items` });
+
 // Optional numbers may be null so that an update can clear them.
 const optionalAmount = () => zNumber().nullable().optional();
 
@@ -65,14 +94,14 @@ export const copyTradeBaseSchema = zStrict({
   volume: zNumber(),
   account: addressSchema,
   // Extra source accounts, used when multipleCopy is true.
-  accounts: zList(addressSchema).optional(),
+  accounts: boundedList(addressSchema, B.accounts.max).optional(),
   leverage: zNumber(),
   protocol: protocolIdSchema,
   exchange: zNonEmpty(64),
   copyWalletId: zNonEmpty(),
   type: z.literal(COPY_TRADE_TYPE, { error: expected(COPY_TRADE_TYPE) }),
-  excludingTokenAddresses: zList(zNonEmpty()),
-  tokenAddresses: zList(zNonEmpty()),
+  excludingTokenAddresses: boundedList(zNonEmpty(), B.tokenList.max),
+  tokenAddresses: boundedList(zNonEmpty(), B.tokenList.max),
   reverseCopy: zBool().optional(),
   enableStopLoss: zBool().optional(),
   stopLossType: amountTypeSchema.optional(),
@@ -114,9 +143,10 @@ export function copyTradeRuleIssues(t: CopyTradeRuleSubject): CopyTradeRuleIssue
   if (t.title !== undefined && ([...t.title].length < 1 || [...t.title].length > 40)) {
     fail('title', 'must be between 1 and 40 characters');
   }
-  if (t.volume !== undefined && !(t.volume > 0)) fail('volume', 'must be greater than 0');
-  if (t.leverage !== undefined && !(t.leverage >= 2 && t.leverage <= 50))
-    fail('leverage', 'must be between 2 and 50');
+  if (t.volume !== undefined && !(t.volume > 0 && t.volume <= B.volume.max))
+    fail('volume', `must be greater than 0 and at most ${B.volume.max}`);
+  if (t.leverage !== undefined && !(t.leverage >= B.leverage.min && t.leverage <= B.leverage.max))
+    fail('leverage', `must be between ${B.leverage.min} and ${B.leverage.max}`);
 
   const stopLossType = t.stopLossType ?? d.stopLossType;
   if (t.stopLossAmount == null) {
@@ -129,31 +159,55 @@ export function copyTradeRuleIssues(t: CopyTradeRuleSubject): CopyTradeRuleIssue
     fail('stopLossAmount', 'must be at most volume when stopLossType is USD');
   }
 
+  const takeProfitType = t.takeProfitType ?? d.takeProfitType;
   if (t.takeProfitAmount == null) {
     if (t.enableTakeProfit) fail('takeProfitAmount', 'is required when enableTakeProfit is true');
   } else if (!(t.takeProfitAmount > 0)) {
     fail('takeProfitAmount', 'must be greater than 0');
+  } else if (takeProfitType === 'PERCENT' && t.takeProfitAmount > B.takeProfitPercent.max) {
+    fail('takeProfitAmount', `must be at most ${B.takeProfitPercent.max} when takeProfitType is PERCENT`);
+  } else if (takeProfitType === 'USD' && t.takeProfitAmount > B.takeProfitUsd.max) {
+    fail('takeProfitAmount', `must be at most ${B.takeProfitUsd.max} when takeProfitType is USD`);
   }
 
-  if (t.lookBackOrders != null && !(Number.isInteger(t.lookBackOrders) && t.lookBackOrders >= 1)) {
-    fail('lookBackOrders', 'must be an integer of at least 1');
+  const lookBack = B.lookBackOrders;
+  if (
+    t.lookBackOrders != null &&
+    !(
+      Number.isInteger(t.lookBackOrders) &&
+      t.lookBackOrders >= lookBack.min &&
+      t.lookBackOrders <= lookBack.max
+    )
+  ) {
+    fail('lookBackOrders', `must be an integer of at least ${lookBack.min} and at most ${lookBack.max}`);
   }
-  if (t.maxVolMultiplier != null && !(t.maxVolMultiplier > 0))
-    fail('maxVolMultiplier', 'must be greater than 0');
+  if (t.maxVolMultiplier != null && !(t.maxVolMultiplier > 0 && t.maxVolMultiplier <= B.maxVolMultiplier.max))
+    fail('maxVolMultiplier', `must be greater than 0 and at most ${B.maxVolMultiplier.max}`);
 
   // The thresholds only matter, and are only checked, when their skip flag is set.
-  if (t.skipLowLeverage) {
-    if (t.lowLeverage == null) fail('lowLeverage', 'is required when skipLowLeverage is true');
-    else if (!(t.lowLeverage >= 1 && t.lowLeverage <= 150)) fail('lowLeverage', 'must be between 1 and 150');
-  }
-  if (t.skipLowCollateral) {
-    if (t.lowCollateral == null) fail('lowCollateral', 'is required when skipLowCollateral is true');
-    else if (!(t.lowCollateral >= 1)) fail('lowCollateral', 'must be at least 1');
-  }
-  if (t.skipLowSize) {
-    if (t.lowSize == null) fail('lowSize', 'is required when skipLowSize is true');
-    else if (!(t.lowSize >= 1)) fail('lowSize', 'must be at least 1');
-  }
+  const threshold = (path: 'lowLeverage' | 'lowCollateral' | 'lowSize', flag: string, skip?: boolean) => {
+    const value = t[path];
+    const { min, max } = B[path];
+    if (!skip) return;
+    if (value == null) fail(path, `is required when ${flag} is true`);
+    else if (!(value >= min && value <= max))
+      fail(
+        path,
+        path === 'lowLeverage'
+          ? `must be between ${min} and ${max}`
+          : `must be at least ${min} and at most ${max}`,
+      );
+  };
+  threshold('lowLeverage', 'skipLowLeverage', t.skipLowLeverage);
+  threshold('lowCollateral', 'skipLowCollateral', t.skipLowCollateral);
+  threshold('lowSize', 'skipLowSize', t.skipLowSize);
+  // Lists are bounded by the body schema; a stored trade is checked here too (the engine's guard).
+  if ((t.tokenAddresses ?? []).length > B.tokenList.max)
+    fail('tokenAddresses', `must have at most ${B.tokenList.max} items`);
+  if ((t.excludingTokenAddresses ?? []).length > B.tokenList.max)
+    fail('excludingTokenAddresses', `must have at most ${B.tokenList.max} items`);
+  if ((t.accounts ?? []).length > B.accounts.max)
+    fail('accounts', `must have at most ${B.accounts.max} items`);
 
   if (!(t.copyAll ?? d.copyAll) && (t.tokenAddresses ?? []).length === 0) {
     fail('tokenAddresses', 'must not be empty when copyAll is false');
@@ -177,7 +231,7 @@ function applyRules(value: CopyTradeRuleSubject, ctx: z.RefinementCtx): void {
 /** `POST /copy-trades` body: defaults applied, every rule checked. */
 export const copyTradeCreateSchema = copyTradeBaseSchema
   .extend({
-    accounts: zList(addressSchema).default([]),
+    accounts: boundedList(addressSchema, B.accounts.max).default([]),
     reverseCopy: zBool().default(COPY_TRADE_DEFAULTS.reverseCopy),
     enableStopLoss: zBool().default(COPY_TRADE_DEFAULTS.enableStopLoss),
     stopLossType: amountTypeSchema.default(COPY_TRADE_DEFAULTS.stopLossType),
@@ -271,10 +325,10 @@ export type CopyTradeListItem = z.infer<typeof copyTradeListItemSchema>;
 
 /** `POST /copy-trades/list` body; every filter optional (`copyWalletId` is one wallet). */
 export const copyTradeListBodySchema = zStrict({
-  ids: zList(zNonEmpty()).optional(),
+  ids: boundedList(zNonEmpty(), B.listFilter.max).optional(),
   copyWalletId: zNonEmpty().optional(),
-  accounts: zList(addressSchema).optional(),
+  accounts: boundedList(addressSchema, B.listFilter.max).optional(),
   status: copyTradeStatusSchema.optional(),
-  protocols: zList(protocolIdSchema).optional(),
+  protocols: boundedList(protocolIdSchema, B.listFilter.max).optional(),
 });
 export type CopyTradeListBody = z.infer<typeof copyTradeListBodySchema>;

@@ -81,11 +81,16 @@ export function venueAccountOf(wallet: CopyWallet, venue: string): VenueAccount 
   return venueAccountSchema.safeParse(wallet[venue]).data;
 }
 
+/** The largest withdrawal one request may ask for, USD (docs/copy-trading-api.md, Bounds). */
+export const WITHDRAW_AMOUNT_MAX = 1_000_000_000;
+
 /** `POST /embedded-wallets/<venue>/withdraw` body (balance and minimum are checked by the service). */
 export const withdrawRequestSchema = zStrict({
   sourceAddress: evmAddressSchema,
   destinationAddress: evmAddressSchema,
-  amount: zNumber().gt(0, { error: 'must be greater than 0' }),
+  amount: zNumber()
+    .gt(0, { error: 'must be greater than 0' })
+    .max(WITHDRAW_AMOUNT_MAX, { error: `must be at most ${WITHDRAW_AMOUNT_MAX}` }),
 });
 export type WithdrawRequest = z.infer<typeof withdrawRequestSchema>;
 

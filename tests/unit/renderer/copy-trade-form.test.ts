@@ -113,13 +113,13 @@ describe('the copy-trade form', () => {
       }),
     );
     expect(issues.title).toBe('must be between 1 and 40 characters');
-    expect(issues.volume).toBe('must be greater than 0');
+    expect(issues.volume).toBe('must be greater than 0 and at most 1000000');
     expect(issues.leverage).toBe('must be between 2 and 50');
     expect(issues.takeProfitAmount).toBe('is required when Take profit is on');
-    expect(issues.lookBackOrders).toBe('must be an integer of at least 1');
-    expect(issues.maxVolMultiplier).toBe('must be greater than 0');
+    expect(issues.lookBackOrders).toBe('must be an integer of at least 1 and at most 1000');
+    expect(issues.maxVolMultiplier).toBe('must be greater than 0 and at most 1000');
     expect(issues.lowLeverage).toBe('must be between 1 and 150');
-    expect(issues.lowCollateral).toBe('must be at least 1');
+    expect(issues.lowCollateral).toBe('must be at least 1 and at most 1000000000');
     expect(issues.lowSize).toBe('is required when Skip low size is on');
     expect(issues.tokenAddresses).toBe('must not be empty when All tokens is off');
     expect(issues.accounts).toBe('must not be empty when Copy several traders is on');

@@ -45,8 +45,16 @@ export interface LiveMarketOptions {
   pace?: number;
   /** Start the timer (default true). Tests pass false and call step(). */
   timer?: boolean;
-  /** Where a tick's error goes when the timer runs it (default console.error); the market stops. */
-  onError?: (error: unknown) => void;
+  /**
+   * Where a failing tick's error goes when the timer runs it (default console.error), with how
+   * many ticks in a row have failed and when the next try is. The market does not stop: it tries
+   * again after `tickMs × 2^(failures)`, at most `maxRetryMs` (docs/service.md, Live market).
+   */
+  onError?: (error: unknown, retry: { failures: number; retryInMs: number }) => void;
+  /** A tick succeeded after failures (the market runs again). */
+  onRecovered?: (failures: number) => void;
+  /** The longest wait between two tries of a failing tick (default 60,000 ms). */
+  maxRetryMs?: number;
 }
 
 /** A running live market. */
@@ -65,20 +73,42 @@ export function startLiveMarket(db: ServiceDb, options: LiveMarketOptions): Live
   let timer: NodeJS.Timeout | null = null;
   const stop = () => {
     stopped = true;
-    if (timer) clearInterval(timer);
+    if (timer) clearTimeout(timer);
     timer = null;
   };
   const step = (nowMs = options.nowMs()): LiveEvent[] => (stopped ? [] : market.tick(nowMs, tickMs));
   if (options.timer !== false) {
-    timer = setInterval(() => {
+    // A failing tick (SQLITE_BUSY, a full disk) is tried again with backoff, never dropped for
+    // good: the next tick starts from what was committed (each change commits on its own).
+    let failures = 0;
+    const schedule = (ms: number) => {
+      if (stopped) return;
+      timer = setTimeout(run, ms);
+      timer.unref();
+    };
+    const run = () => {
+      timer = null;
+      if (stopped) return;
       try {
         step();
       } catch (error) {
-        stop(); // a failing tick (say, a closed store) would fail again every second
-        (options.onError ?? console.error)(error);
+        failures += 1;
+        const retryInMs = Math.min(options.maxRetryMs ?? 60_000, tickMs * 2 ** Math.min(failures, 20));
+        try {
+          (options.onError ?? ((e: unknown) => console.error(e)))(error, { failures, retryInMs });
+        } finally {
+          schedule(retryInMs);
+        }
+        return;
       }
-    }, tickMs);
-    timer.unref();
+      if (failures > 0) {
+        const recovered = failures;
+        failures = 0;
+        options.onRecovered?.(recovered);
+      }
+      schedule(tickMs);
+    };
+    schedule(tickMs);
   }
   return { step, stop };
 }
