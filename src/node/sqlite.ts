@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir';
 
 /** One numbered schema step. `up` runs inside the migration transaction. */
 export interface Migration {
@@ -30,19 +31,34 @@ export function openDatabase(
   migrations: readonly Migration[],
   options: { journalMode?: 'WAL' | 'PERSIST' } = {},
 ): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // Folders made here are 0700; an existing folder is left as it is (it may be one the user named
+  // with --db), but the database files in it are made 0600 below.
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const db = new Database(path);
   try {
+    makePrivate(path);
     db.pragma(`journal_mode = ${options.journalMode ?? 'WAL'}`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, path, migrations);
+    makePrivate(path);
     return db;
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Databases hold secrets (the service's JWT secret, API key hashes, the withdrawal record): the
+ * file and its journal files are the user's alone (0600), also when an older Copydesk made them
+ * readable by others. Windows has no such modes; `chmod` there only sets the read-only flag.
+ */
+function makePrivate(path: string): void {
+  if (path === ':memory:' || path === '' || process.platform === 'win32') return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+    if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
 }
 
 /** Applies the migrations newer than the file's `user_version`, all or nothing. */

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { RotatingLogFile } from '../node/log-file';
 import type { ServiceConfig } from './config';
 import { authRoutes } from './http/routes/auth';
 import { tokenRoutes } from './http/routes/tokens';
@@ -42,8 +43,53 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
+export interface LocalServiceOptions {
+  /** Fastify's own logger to stdout (tests); ignored when `logDir` is given. */
+  logger?: boolean;
+  /** Where the service writes `service.log` (rotated by size, 0600), e.g. `<data folder>/logs`. */
+  logDir?: string;
+}
+
+/**
+ * What Fastify's logger (pino) must never write (docs/security.md, Logs): the credentials in
+ * request headers. Request bodies are not logged at all (some hold keys or signatures), and the
+ * log file scrubs secret-shaped text from every line besides.
+ */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-admin-key"]',
+  'req.headers.cookie',
+  'req.body',
+  'res.headers["set-cookie"]',
+];
+
+/** A request as its log line shows it: no headers, no body, the path without its query string. */
+const requestSerializer = (req: { method?: string; url?: string; id?: unknown }) => ({
+  id: req.id,
+  method: req.method,
+  url: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+});
+
+function loggerOf(options: LocalServiceOptions): {
+  logger: FastifyServerOptions['logger'];
+  file: RotatingLogFile | null;
+} {
+  if (options.logDir === undefined) return { logger: options.logger ?? false, file: null };
+  const file = new RotatingLogFile(options.logDir, 'service');
+  return {
+    logger: {
+      level: 'info',
+      stream: file,
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: requestSerializer },
+    },
+    file,
+  };
+}
+
 /** Builds the local service over its SQLite store, ready to listen. */
-export function createLocalService(config: ServiceConfig, options: { logger?: boolean } = {}): LocalService {
+export function createLocalService(config: ServiceConfig, options: LocalServiceOptions = {}): LocalService {
   const db = openServiceDatabase(config.dbPath);
   seedTokenCatalogue(db);
   prepareWorld(db, config);
@@ -52,16 +98,19 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
     recomputeAll(db, config.asOf.getTime());
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
   // Event streams stay open: closing the service must end them rather than wait for them.
+  const log = loggerOf(options);
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: log.logger,
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
   });
   installErrorHandlers(app);
   installJsonParser(app);
-  installRateLimit(app, { ...config.rateLimit, now: () => config.now().getTime() });
+  installRateLimit(app, ctx, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
-  tokenRoutes(app, ctx);
+  // The live market starts further down; /health reports its state once it runs.
+  let live: ReturnType<typeof startLiveWorld> | null = null;
+  tokenRoutes(app, ctx, () => live?.health() ?? null);
   statisticRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
   withdrawFeeRoutes(app, ctx);
@@ -75,7 +124,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
   sandboxRoutes(app, ctx, { engine, statistics });
   // Orders the market committed before a crash but never copied are copied now, once.
   catchUpSourceOrders(db, engine);
-  const live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
+  live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
   const feed = config.feed
     ? new HyperliquidFeed(
         { ...config.feed, untilMs: config.asOf?.getTime() ?? null },
@@ -85,7 +134,10 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
           statistics,
           publish,
           nowMs: () => config.now().getTime(),
-          log: (message) => console.error(`copydesk service: ${message}`),
+          log: (message) => {
+            app.log.warn({ source: 'feed' }, message);
+            console.error(`copydesk service: ${message}`);
+          },
         },
       )
     : null;
@@ -94,6 +146,7 @@ export function createLocalService(config: ServiceConfig, options: { logger?: bo
     live?.stop();
     await feed?.stop();
     db.close();
+    log.file?.close();
   });
   return {
     app,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { logFolderOf } from '../../../src/renderer/src/pages/settings/about';
 import { profileSaveRequestSchema } from '../../../src/shared/ipc/schemas/settings';
 import {
   emptyProfileForm,
@@ -132,5 +133,14 @@ describe('copy activity notifications', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatBytes(256 * 1024 * 1024)).toBe('256 MB');
+  });
+});
+
+describe('the About panel names the log folder', () => {
+  it('is logs in the data folder, with the platform separator', () => {
+    expect(logFolderOf('/home/ann/.config/Copydesk')).toBe('/home/ann/.config/Copydesk/logs');
+    expect(logFolderOf('C:\\Users\\Ann\\AppData\\Roaming\\Copydesk')).toBe(
+      'C:\\Users\\Ann\\AppData\\Roaming\\Copydesk\\logs',
+    );
   });
 });

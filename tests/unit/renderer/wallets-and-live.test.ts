@@ -6,6 +6,7 @@ import {
   checkDestination,
   maxWithdrawable,
   previewProblem,
+  withdrawalKeyFor,
 } from '../../../src/renderer/src/pages/wallets/withdraw-form';
 import {
   embeddedAddressOf,
@@ -137,5 +138,27 @@ describe('live filters', () => {
       'BTC-USD',
       'ETH-USD',
     ]);
+  });
+});
+
+describe('withdrawalKeyFor (one Idempotency-Key per confirmed withdrawal)', () => {
+  it('keeps the key for a retry of the same withdrawal and makes a new one for another', () => {
+    let n = 0;
+    const newKey = () => `key-${++n}`;
+    const request = {
+      sourceAddress: '0x1111111111111111111111111111111111111111',
+      destinationAddress: '0x2222222222222222222222222222222222222222',
+      amount: 20,
+    };
+    const first = withdrawalKeyFor(null, request, newKey);
+    expect(withdrawalKeyFor(first, { ...request }, newKey).key).toBe('key-1');
+    expect(
+      withdrawalKeyFor(
+        first,
+        { ...request, destinationAddress: request.destinationAddress.toUpperCase().replace('0X', '0x') },
+        newKey,
+      ).key,
+    ).toBe('key-1');
+    expect(withdrawalKeyFor(first, { ...request, amount: 21 }, newKey).key).toBe('key-2');
   });
 });

@@ -244,6 +244,8 @@ export class ProfileManager {
         `profile is managed by Copydesk when it is the local service; save a remote profile (kind "remote") with an id other than "${LOCAL_PROFILE_ID}"`,
       );
     }
+    const problem = baseUrlProblem(profile.baseUrl);
+    if (problem) throw new CoreError('VALIDATION_FAILED', `profile.baseUrl ${problem}`);
     const before = this.deps.store.remotes().find((p) => p.id === profile.id);
     const moved = before !== undefined && !sameDeployment(before, profile);
     this.deps.store.upsert(profile);
@@ -256,7 +258,11 @@ export class ProfileManager {
     } else if (context) {
       context.profile = profile;
     }
+    // An API key goes only to the server it was given for: a new base URL drops it unless the
+    // same save gives one again (else an edited URL would send the old key to another host).
     if (apiKey !== undefined) await this.context(profile.id).setApiKey(apiKey);
+    else if (before !== undefined && before.baseUrl !== profile.baseUrl)
+      await this.context(profile.id).setApiKey(null);
     if (profile.id === this.activeId) this.deps.onActiveChange(this.active());
     return this.announce();
   }
@@ -307,6 +313,26 @@ export class ProfileManager {
     this.deps.onListChange(view);
     return view;
   }
+}
+
+/** Hosts a plain `http://` base URL may name: this machine only (nothing crosses a network). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Why a remote profile's base URL is refused, or null: `https://`, or `http://` to this machine
+ * only, since tokens and API keys travel in its headers.
+ */
+export function baseUrlProblem(baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return 'must be an http or https URL';
+  }
+  if (url.protocol === 'https:') return null;
+  if (url.protocol !== 'http:') return 'must be an http or https URL';
+  if (LOOPBACK_HOSTS.has(url.hostname.toLowerCase())) return null;
+  return `must use https:// (plain http:// is allowed only for 127.0.0.1 or localhost, where nothing crosses a network); got ${url.protocol}//${url.host}`;
 }
 
 /** Whether two versions of a profile reach the same deployment (its tokens and data still hold). */

@@ -40,8 +40,21 @@ export const withdrawPreviewSchema = z.object({
 });
 export type WithdrawPreview = z.infer<typeof withdrawPreviewSchema>;
 
-/** `withdraw:submit`: the core adds an Idempotency-Key so a retry never pays twice. */
-export const withdrawSubmitRequestSchema = withdrawRequestSchema;
+/**
+ * `withdraw:submit`. `idempotencyKey`: made once when the user confirms this withdrawal (a UUID)
+ * and sent again with every retry of it, so that a retry after a timeout never pays twice; the
+ * core sends it as the Idempotency-Key. Without one the core makes one, good for this call only.
+ */
+export const withdrawSubmitRequestSchema = zStrict({
+  ...withdrawRequestSchema.shape,
+  idempotencyKey: z.uuid({ error: 'must be a UUID' }).optional(),
+});
+
+/**
+ * The terminal's status of a withdrawal it sent but whose answer it does not have yet (timed out,
+ * or the terminal stopped): settled later from the same key or the service's `withdrawalSettled`.
+ */
+export const WITHDRAWAL_SUBMITTING = 'SUBMITTING';
 
 /** A withdrawal as the terminal lists it (the venue's fee fields under generic names). */
 export const withdrawalRecordSchema = z.object({
@@ -52,6 +65,8 @@ export const withdrawalRecordSchema = z.object({
   data: withdrawalDataBaseSchema.loose(),
   transferFee: z.number(),
   withdrawFee: z.number(),
+  /** Why the service refused it (status FAILED, nothing paid); absent for the service's own records. */
+  problem: z.string().optional(),
 });
 export type WithdrawalRecord = z.infer<typeof withdrawalRecordSchema>;
 export const withdrawalsListSchema = cached(z.array(withdrawalRecordSchema));

@@ -22,6 +22,7 @@ import { useStorage } from '../../stores/storage';
 import { DataSourcesPanel } from './DataSourcesPanel';
 import { Panel } from './Panel';
 import { ProfileForm } from './ProfileForm';
+import { logFolderOf } from './about';
 
 const THEME_OPTIONS: readonly { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
@@ -450,6 +451,13 @@ function AboutPanel(): ReactElement {
               {info.dataDir}
             </span>
             <CopyButton text={info.dataDir} label="Copy the data folder path" />
+          </dd>
+          <dt>Logs</dt>
+          <dd className="with-copy">
+            <span className="mono" data-testid="about-log-dir">
+              {logFolderOf(info.dataDir)}
+            </span>
+            <CopyButton text={logFolderOf(info.dataDir)} label="Copy the log folder path" />
           </dd>
           <dt>Service</dt>
           <dd className="with-copy">

@@ -178,6 +178,8 @@ const STATUS_TONE: Record<string, string> = {
   SUCCESSFUL: 'tag-good',
   PENDING: 'tag-warn',
   FAILED: 'tag-bad',
+  // Sent, answer not known yet: the core settles it with the same key (docs/security.md).
+  SUBMITTING: 'tag-warn',
 };
 
 const withdrawalColumns: Column<WithdrawalRecord>[] = [
@@ -195,7 +197,19 @@ const withdrawalColumns: Column<WithdrawalRecord>[] = [
     width: 104,
     sortable: true,
     value: (w) => w.status,
-    render: (w) => <span className={`tag ${STATUS_TONE[w.status] ?? ''}`}>{w.status}</span>,
+    render: (w) => (
+      <span
+        className={`tag ${STATUS_TONE[w.status] ?? ''}`}
+        title={
+          w.problem ??
+          (w.status === 'SUBMITTING'
+            ? 'Sent; the answer has not arrived yet. Copydesk checks it with the service, without paying twice.'
+            : undefined)
+        }
+      >
+        {w.status}
+      </span>
+    ),
   },
   {
     id: 'amount',

@@ -5,7 +5,14 @@ import { Field } from '../../components/Field';
 import { formatUsd } from '../../format/number';
 import { useDebounced } from '../../hooks/use-debounced';
 import { previewKey, useWithdraw } from '../../stores/withdraw';
-import { checkAmount, checkDestination, maxWithdrawable, previewProblem } from './withdraw-form';
+import {
+  checkAmount,
+  checkDestination,
+  maxWithdrawable,
+  previewProblem,
+  withdrawalKeyFor,
+  type HeldWithdrawalKey,
+} from './withdraw-form';
 import type { WalletRecord } from './wallet-view';
 
 interface WithdrawFormProps {
@@ -22,6 +29,8 @@ export function WithdrawForm({ wallet, sourceAddress, offline = false }: Withdra
   const [amountText, setAmountText] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [destTouched, setDestTouched] = useState(false);
+  // One Idempotency-Key per confirmed withdrawal, kept for every retry of it (docs/security.md).
+  const [heldKey, setHeldKey] = useState<HeldWithdrawalKey | null>(null);
   const preview = useWithdraw((s) => s.preview);
   const previewFor = useWithdraw((s) => s.previewFor);
   const previewError = useWithdraw((s) => s.previewError);
@@ -58,14 +67,21 @@ export function WithdrawForm({ wallet, sourceAddress, offline = false }: Withdra
   const onSubmit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault();
     setDestTouched(true);
-    if (ready) setConfirming(true);
+    if (!ready) return;
+    const request = { sourceAddress, destinationAddress: dest.address, amount: amount.amount };
+    setHeldKey((held) => withdrawalKeyFor(held, request));
+    setConfirming(true);
   };
 
   const send = async (): Promise<void> => {
     if (!dest.ok || !amount.ok) return;
-    const record = await submit({ sourceAddress, destinationAddress: dest.address, amount: amount.amount });
+    const request = { sourceAddress, destinationAddress: dest.address, amount: amount.amount };
+    const held = withdrawalKeyFor(heldKey, request);
+    setHeldKey(held);
+    const record = await submit({ ...request, idempotencyKey: held.key });
     setConfirming(false);
     if (record) {
+      setHeldKey(null);
       setAmountText('');
       setDestination('');
       setDestTouched(false);

@@ -69,3 +69,28 @@ export function previewProblem(preview: WithdrawPreview): string | null {
 /** The most the wallet can send: the available balance, rounded down to 6 decimals. */
 export const maxWithdrawable = (availableBalance: number): number =>
   Math.max(0, Math.floor(availableBalance * 1e6) / 1e6);
+
+/** The Idempotency-Key of the withdrawal the user confirmed, and which withdrawal it is for. */
+export interface HeldWithdrawalKey {
+  key: string;
+  /** Wallet, destination and amount, as `withdrawalIdentity` writes them. */
+  identity: string;
+}
+
+const withdrawalIdentity = (request: { sourceAddress: string; destinationAddress: string; amount: number }) =>
+  `${request.sourceAddress.toLowerCase()}>${request.destinationAddress.toLowerCase()}:${request.amount}`;
+
+/**
+ * The key to send with a withdrawal the user confirms: the one held for the same wallet,
+ * destination and amount (a retry after a timeout or an error: the service answers the first
+ * record instead of paying twice), else a new one. The form drops the key once a withdrawal went
+ * through, so the next one gets its own.
+ */
+export function withdrawalKeyFor(
+  held: HeldWithdrawalKey | null,
+  request: { sourceAddress: string; destinationAddress: string; amount: number },
+  newKey: () => string = () => crypto.randomUUID(),
+): HeldWithdrawalKey {
+  const identity = withdrawalIdentity(request);
+  return held?.identity === identity ? held : { key: newKey(), identity };
+}
