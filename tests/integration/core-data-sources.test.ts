@@ -54,10 +54,19 @@ afterAll(async () => {
 const status = async (): Promise<FeedStatus> => (await call<{ data: FeedStatus }>('feed:status')).data;
 const has = (s: FeedStatus, account: string) => s.accounts.find((a) => a.account.toLowerCase() === account);
 
+/** The local service's flags for the data sources (the log folder it is also given is the same every time). */
+function sourceFlags(): string[] {
+  const args = [...(t.core.localServiceArgs() ?? [])];
+  const log = args.indexOf('--log-dir');
+  expect(log).toBeGreaterThan(-1);
+  expect(args[log + 1]).toMatch(/logs$/);
+  return [...args.slice(0, log), ...args.slice(log + 2)];
+}
+
 describe('a fresh install', () => {
   it('has both data sources on: the fixture world moves and the feed follows the venue', async () => {
     expect(await call('settings:get')).toMatchObject({ dataSources: { demo: true, hyperliquid: true } });
-    expect(t.core.localServiceArgs()).toEqual(['--live', '--feed', 'hyperliquid']);
+    expect(sourceFlags()).toEqual(['--live', '--feed', 'hyperliquid']);
     const backfilled = await vi.waitFor(
       async () => {
         const s = await status();
@@ -111,7 +120,7 @@ describe('changing the data sources', () => {
     const answer = await call('settings:update', { dataSources: { demo: false } });
     expect(answer).toMatchObject({ dataSources: { demo: false, hyperliquid: true } });
     // Answered once the new service runs: its flags, its process, its port.
-    expect(t.core.localServiceArgs()).toEqual(['--empty', '--feed', 'hyperliquid']);
+    expect(sourceFlags()).toEqual(['--empty', '--feed', 'hyperliquid']);
     expect(t.core.localServicePid()).not.toBe(before.pid);
     await call('tokens:list');
     expect(t.core.profile().baseUrl).not.toBe(before.url);
@@ -126,14 +135,14 @@ describe('changing the data sources', () => {
 
   it('turns the feed off and on', async () => {
     await call('settings:update', { dataSources: { hyperliquid: false } });
-    expect(t.core.localServiceArgs()).toEqual(['--empty']);
+    expect(sourceFlags()).toEqual(['--empty']);
     expect((await status()).state).toBe('off');
     expect(await t.core.invoke('feed:accounts', { add: [added] })).toMatchObject({
       ok: false,
       error: { message: expect.stringMatching(/turn it on in Settings → Data sources/) },
     });
     await call('settings:update', { dataSources: { demo: true, hyperliquid: true } });
-    expect(t.core.localServiceArgs()).toEqual(['--live', '--feed', 'hyperliquid']);
+    expect(sourceFlags()).toEqual(['--live', '--feed', 'hyperliquid']);
     await vi.waitFor(async () => expect((await status()).state).not.toBe('off'), { timeout: 10_000 });
     expect(await call('settings:get')).toMatchObject({ dataSources: { demo: true, hyperliquid: true } });
     expect(await call('auth:status')).toMatchObject({ loggedIn: true });
