@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../../src/main/core/events';
-import { startWebShell, type WebShell } from '../../src/main/web/server';
+import { MAX_EVENT_SOCKETS, startWebShell, type WebShell } from '../../src/main/web/server';
 import { WEB_TOKEN_HEADER } from '../../src/shared';
 import { rawRequest } from '../support/raw-http';
 
@@ -100,6 +100,23 @@ describe('web shell', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it(`keeps at most ${MAX_EVENT_SOCKETS} event sockets open, closing the oldest`, async () => {
+    const wsUrl = `${shell.origin.replace('http', 'ws')}/events?token=${shell.token}`;
+    const open = (): Promise<{ ws: WebSocket; closed: Promise<number> }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(wsUrl, { origin: shell.origin });
+        const closed = new Promise<number>((done) => ws.on('close', (code) => done(code)));
+        ws.on('open', () => resolve({ ws, closed }));
+        ws.on('error', reject);
+      });
+    const first = await open();
+    const rest = [];
+    for (let i = 0; i < MAX_EVENT_SOCKETS; i += 1) rest.push(await open());
+    expect(await first.closed).toBe(1008);
+    for (const { ws } of rest) expect(ws.readyState).toBe(WebSocket.OPEN);
+    for (const { ws } of rest) ws.close();
   });
 
   it('pushes events over a WebSocket that needs the token, starting with the current state', async () => {

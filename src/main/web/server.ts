@@ -26,6 +26,12 @@ export interface WebShell {
 }
 
 const MAX_BODY = 1024 * 1024;
+/**
+ * Event sockets one web shell keeps open: a page opens one, a few tabs a few. Past this the
+ * oldest is closed (1008), so a page that reconnects in a loop cannot pile sockets up. The per-run
+ * token does not expire, so no socket is closed for that (docs/security.md, Web shell).
+ */
+export const MAX_EVENT_SOCKETS = 8;
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -83,7 +89,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return socket.destroy();
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => attachEvents(ws, options.core));
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      attachEvents(ws, options.core);
+      closeOldestBeyond(sockets.clients, MAX_EVENT_SOCKETS);
+    });
   });
 
   await new Promise<void>((done, reject) => {
@@ -134,6 +143,13 @@ async function handleIpc(
   const channel = decodePath(url.pathname.slice(WEB_IPC_PREFIX.length));
   if (channel === null) return send(res, 400, badRequest('the channel name is not validly escaped'));
   send(res, 200, await core.invoke(channel, body));
+}
+
+/** Closes the oldest open sockets until at most `max` remain open (a Set keeps insertion order). */
+function closeOldestBeyond(clients: Set<WebSocket>, max: number): void {
+  const open = [...clients].filter((client) => client.readyState === client.OPEN);
+  for (const client of open.slice(0, Math.max(0, open.length - max)))
+    client.close(1008, 'too many event sockets: the oldest is closed');
 }
 
 function attachEvents(ws: WebSocket, core: Core): void {
