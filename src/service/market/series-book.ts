@@ -66,10 +66,16 @@ interface LiveSeries {
 
 const seriesName = (account: string, coin: string) => `${account}|${coin}`;
 
-const SERIES_FILLS = `SELECT key, time_ms, seq, is_buy, price, size_tokens, fee, is_liquidation, tx_hash, tid,
+/**
+ * A series' stored fills in execution order: by time, then by the venue's trade id where there is
+ * one, then as stored (a file's or a page's own order inside a millisecond). The importer reads
+ * series the same way.
+ */
+export const SERIES_FILLS = `SELECT key, time_ms, seq, is_buy, price, size_tokens, fee, is_liquidation, tx_hash, tid,
   start_position FROM fills WHERE protocol = ? AND account = ? AND coin = ? ORDER BY time_ms, tid, seq`;
 
-interface StoredFill {
+/** A row of SERIES_FILLS. */
+export interface StoredFill {
   key: string;
   time_ms: number;
   seq: number;
@@ -83,7 +89,8 @@ interface StoredFill {
   start_position: string | null;
 }
 
-const ledgerFill = (f: StoredFill): LedgerFill => ({
+/** A stored fill as the ledger takes it; its key is its id, its sequence its log id. */
+export const ledgerFill = (f: StoredFill): LedgerFill => ({
   id: f.key,
   timeMs: f.time_ms,
   isBuy: f.is_buy === 1,

@@ -10,7 +10,8 @@ import { positionWriters } from '../../store/positions';
 import { recomputeAll } from '../../statistics/recompute';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../../shared/api/feed';
 import { indexTokenAddress } from '../catalogue';
-import { rebuildSeries, type LedgerFill } from '../ledger';
+import { rebuildSeries } from '../ledger';
+import { SERIES_FILLS, ledgerFill, type StoredFill } from '../series-book';
 import { FileError, accountField, accountInFileName, type ParsedFile, type ParsedFill } from './fields';
 import { parseFillsCsv } from './fills-csv';
 import { parseFillsJson } from './fills-json';
@@ -254,25 +255,6 @@ function storedSeries(db: ServiceDb, protocol: string): Map<string, Series> {
   return new Map(rows.map((s) => [seriesName(s), s]));
 }
 
-interface StoredFill {
-  key: string;
-  time_ms: number;
-  seq: number;
-  is_buy: number;
-  price: number;
-  size_tokens: string;
-  fee: number;
-  is_liquidation: number;
-  tx_hash: string | null;
-}
-
-/**
- * A series' fills in execution order: by time, then by the venue's trade id where there is one,
- * then as stored (a file's own order inside a millisecond), as the venue feed orders them.
- */
-const SERIES_FILLS = `SELECT key, time_ms, seq, is_buy, price, size_tokens, fee, is_liquidation, tx_hash
-  FROM fills WHERE protocol = ? AND account = ? AND coin = ? ORDER BY time_ms, tid, seq`;
-
 /** Replaces the series' positions and orders with those rebuilt from all its stored fills. */
 function rebuildStoredSeries(db: ServiceDb, protocol: string, s: Series, leverage: number): number {
   const indexToken = indexTokenOf(db, protocol, s.coin);
@@ -309,18 +291,6 @@ function indexTokenOf(db: ServiceDb, protocol: string, coin: string): string {
   if (listed !== undefined) return listed;
   return protocol === HYPERLIQUID_PROTOCOL ? hyperliquidIndexToken(coin) : indexTokenAddress(protocol, coin);
 }
-
-const ledgerFill = (f: StoredFill): LedgerFill => ({
-  id: f.key,
-  timeMs: f.time_ms,
-  isBuy: f.is_buy === 1,
-  price: f.price,
-  amount: { tokens: f.size_tokens },
-  fee: f.fee,
-  isLiquidation: f.is_liquidation === 1,
-  ...(f.tx_hash !== null && { txHash: f.tx_hash }),
-  logId: f.seq,
-});
 
 /**
  * A series whose earliest stored fill says the account already held a position before it
