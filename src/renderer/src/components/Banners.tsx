@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import {
+  selectDamagedFiles,
   selectEphemeralKeychain,
   selectLink,
   selectProfileName,
@@ -33,6 +34,7 @@ function Banner({
 /** Conditions that stay true for the whole run, or until fixed: never a toast that fades away. */
 export function Banners(): ReactElement | null {
   const ephemeral = useService(selectEphemeralKeychain);
+  const damaged = useService(selectDamagedFiles);
   const link = useService(selectLink);
   const badge = useService(selectServiceBadge);
   const message = useService(selectServiceMessage);
@@ -43,7 +45,7 @@ export function Banners(): ReactElement | null {
   const linkProblem = link === 'down' || link === 'no-token' || link === 'rejected';
   // With the core itself unreachable its link banner says more than this one could.
   const offline = connection?.state === 'offline' && !linkProblem;
-  if (!ephemeral && !linkProblem && badge !== 'failed' && !offline) return null;
+  if (!ephemeral && !linkProblem && badge !== 'failed' && !offline && damaged.length === 0) return null;
   return (
     <div className="banners">
       {link === 'no-token' ? (
@@ -86,6 +88,23 @@ export function Banners(): ReactElement | null {
           <p>
             <strong>The local service failed.</strong> {message ?? 'It stopped without saying why.'} Pages
             that need fresh data show what was cached.
+          </p>
+        </Banner>
+      ) : null}
+      {damaged.length > 0 ? (
+        <Banner tone="warn" testId="damaged-files-banner">
+          <p>
+            <strong>Damaged local data was set aside.</strong> {damaged.length === 1 ? 'A file' : 'Files'} of
+            this terminal&apos;s cache could not be opened and {damaged.length === 1 ? 'was' : 'were'} moved
+            aside and rebuilt empty: cached pages and offline downloads fill in again as you browse. Your
+            wallet key and withdrawal record are kept elsewhere; settings and service profiles kept there
+            start again from their defaults.
+            {damaged.map((d) => (
+              <span className="banner-detail" key={d.movedTo}>
+                {' '}
+                {d.file} → {d.movedTo}
+              </span>
+            ))}
           </p>
         </Banner>
       ) : null}

@@ -48,6 +48,9 @@ export const selectServiceBadge = (s: ServiceStore): ServiceBadge => {
 };
 export const selectServiceMessage = (s: ServiceStore): string | null => s.service?.message ?? null;
 export const selectEphemeralKeychain = (s: ServiceStore): boolean => s.info?.ephemeralKeychain === true;
+/** Cache files the core found damaged at start, moved aside and rebuilt empty (docs/security.md). */
+export const selectDamagedFiles = (s: ServiceStore) => s.info?.damagedFiles ?? NO_DAMAGED_FILES;
+const NO_DAMAGED_FILES: readonly { file: string; movedTo: string; at: string }[] = [];
 export const selectProfileName = (s: ServiceStore): string | null => s.info?.profile.name ?? null;
 export const selectAppVersion = (s: ServiceStore): string | null => s.info?.appVersion ?? null;
 export const selectLink = (s: ServiceStore): LinkState => s.link;
