@@ -233,7 +233,7 @@ describe('a copy that fails inside the engine', () => {
       expect((await logsOf(t.id))[0]).toMatchObject({ isSuccess: true });
     const positions = db.prepare('SELECT copy_trade_id FROM copy_positions WHERE copy_trade_id IN (?, ?, ?)');
     expect(positions.all(...trades.map((t) => t.id))).toHaveLength(2);
-    expect(db.prepare('SELECT 1 FROM copy_source_orders WHERE id = ?').get(order.id)).toBeDefined();
+    expect(db.prepare('SELECT id FROM copy_source_orders WHERE id = ?').pluck().get(order.id)).toBe(order.id);
     // Exactly once still: the same order again writes nothing.
     expect(engine.processSourceOrder(order)).toEqual([]);
 

@@ -287,7 +287,7 @@ describe('Hyperliquid feed: closedPnl beside our realised PnL', () => {
     const byKey = new Map(stored.map((f) => [f.key, f]));
     for (const f of fills) {
       const row = byKey.get(feedFillKey(HYPERLIQUID_PROTOCOL, owner, { ...f }, null));
-      expect(row, `${f.hash} ${f.time}`).toBeDefined();
+      expect(row?.key, `${f.hash} ${f.time}`).toBe(feedFillKey(HYPERLIQUID_PROTOCOL, owner, { ...f }, null));
       expect(row?.closed_pnl).toBe(Number(f.closedPnl));
       expect(row?.start_position).toBe(f.startPosition);
     }

@@ -440,15 +440,8 @@ export class PositionLedger {
     const collateral = this.collateralNow(p);
     if (p.lastReportedCollateral === null) p.lastLeverage = p.assumedLeverage;
     else if (collateral > 0) p.lastLeverage = size / collateral;
-    const s = this.series;
     const order: OrderRow = {
-      account: s.account,
-      protocol: s.protocol,
-      key: p.key,
-      index_token: s.indexToken,
-      collateral_token: null,
-      pair: this.pair,
-      is_long: p.isLong ? 1 : 0,
+      ...this.commonColumns(p),
       id: this.hashId('order', part.fill.id, part.index),
       position_id: p.id,
       tx_hash: part.fill.txHash ?? '',
