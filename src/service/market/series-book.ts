@@ -43,10 +43,6 @@ export interface BookResult {
   added: number;
   /** Orders booked by the new fills, in execution order (empty for deferred series). */
   orders: BookedOrder[];
-  /** Accounts whose positions changed. */
-  accounts: Set<string>;
-  /** Fills of this batch per account (added ones). */
-  addedByAccount: Map<string, BookFill[]>;
 }
 
 interface Series {
@@ -133,7 +129,7 @@ export class SeriesBook {
    * whose fills are older than what is booked).
    */
   store(fills: readonly BookFill[], options: { defer?: boolean } = {}): BookResult {
-    const result: BookResult = { added: 0, orders: [], accounts: new Set(), addedByAccount: new Map() };
+    const result: BookResult = { added: 0, orders: [] };
     const insert = prepareCached(
       this.db,
       `INSERT OR IGNORE INTO fills (key, protocol, account, coin, time_ms, seq, is_buy, price, size_tokens, fee,
@@ -164,13 +160,9 @@ export class SeriesBook {
         bySeries.set(name, (entry = { series: { account: f.account, coin: f.coin }, fills: [], seqs: [] }));
       entry.fills.push(f);
       entry.seqs.push(seq);
-      const own = result.addedByAccount.get(f.account) ?? [];
-      own.push(f);
-      result.addedByAccount.set(f.account, own);
     }
     if (options.defer) return result;
     for (const { series, fills: added, seqs } of bySeries.values()) {
-      result.accounts.add(series.account);
       result.orders.push(...this.book(series, added, seqs));
     }
     result.orders.sort((a, b) => a.order.block_time_ms - b.order.block_time_ms);

@@ -35,8 +35,6 @@ export class InfoClient {
    * (which repeats its last millisecond) tells.
    */
   pageCap = 0;
-  /** Requests answered with 2xx, and the last time one was. */
-  lastSuccessMs: number | null = null;
 
   constructor(
     private readonly baseUrl: string,
@@ -69,7 +67,6 @@ export class InfoClient {
         `the venue's answer to ${body.type} is not JSON (${(error as Error).message})`,
       );
     }
-    this.lastSuccessMs = Date.now();
     const items = Array.isArray(answer) ? answer.length : 0;
     this.budget.refund(reserved - baseWeight(body.type) - answerWeight(body.type, items));
     if (isFillsType(body.type) && items > this.pageCap) this.pageCap = items;
