@@ -11,3 +11,4 @@ export * from './activity-logs';
 export * from './tokens';
 export * from './lists';
 export * from './feed';
+export * from './backtest';
