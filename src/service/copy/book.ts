@@ -5,16 +5,16 @@ import type { CloseType } from '../../shared/api/copy-positions';
 import { activityLogOf, type ActivityLogInsert } from '../copy-trading/activity-logs';
 import { copyPositionOf } from '../copy-trading/copy-positions';
 import { roundUsd } from '../copy-trading/money';
-import { crossesLiquidation, exitPrices, type ExitSettings } from './exits';
+import type { ExitSettings } from './exits';
+import type { CopyFees } from './fills';
 import {
-  decreaseFee,
-  increaseFee,
-  notionalOf,
-  positionPnl,
-  realisedOn,
-  weightedEntry,
-  type CopyFees,
-} from './fills';
+  applyClose,
+  applyForceClose,
+  applyIncrease,
+  applyReduce,
+  copySide,
+  openedPosition,
+} from './position-fills';
 import type { FollowedTrade } from './followers';
 import { engineId, engineTxHash } from './ids';
 import type { OpenSize } from './sizing';
@@ -77,11 +77,10 @@ export class CopyBook {
   open(input: OpenInput): CopyEvent[] {
     const { followed, token, price, size, cause } = input;
     const trade = followed.trade;
-    const isLong = cause.order.isLong !== trade.reverseCopy;
-    const fee = increaseFee(size.notional, this.fees);
+    const isLong = copySide(cause.order.isLong, trade.reverseCopy);
+    const money = openedPosition(trade, isLong, size, price, this.fees);
+    const fee = money.openFee;
     const index = this.store.nextPositionIndex(trade.id);
-    const geometry = { isLong, entryPrice: price, sizeTokens: size.tokens, leverage: size.leverage };
-    const exits = exitPrices(trade, geometry);
     // Literal fields, no spreads: V8 (Node 20) builds a spread object this wide ~100× slower.
     const p: EnginePosition = {
       id: engineId(`position:${cause.label}`, cause.atMs),
@@ -100,21 +99,21 @@ export class CopyBook {
       sourceSizeDelta: String(cause.order.sizeDeltaUsd),
       sizeDelta: String(size.tokens),
       sourceInitialVol: String(cause.order.collateralDeltaUsd),
-      totalSizeDelta: size.tokens,
+      totalSizeDelta: money.totalSizeDelta,
       initialVol: size.margin,
-      margin: size.margin,
+      margin: money.margin,
       isReverse: trade.reverseCopy,
       isLong,
-      entryPrice: price,
-      sizeTokens: size.tokens,
-      leverage: size.leverage,
-      stopLossPrice: exits.stopLossPrice,
-      stopLossAmount: exits.stopLossAmount,
-      takeProfitPrice: exits.takeProfitPrice,
-      takeProfitAmount: exits.takeProfitAmount,
-      pnl: positionPnl(0, fee, 0),
-      realisedPnl: 0,
-      funding: 0,
+      entryPrice: money.entryPrice,
+      sizeTokens: money.sizeTokens,
+      leverage: money.leverage,
+      stopLossPrice: money.stopLossPrice,
+      stopLossAmount: money.stopLossAmount,
+      takeProfitPrice: money.takeProfitPrice,
+      takeProfitAmount: money.takeProfitAmount,
+      pnl: money.pnl,
+      realisedPnl: money.realisedPnl,
+      funding: money.funding,
       fee,
       closeType: null,
       status: 'OPEN',
@@ -143,41 +142,26 @@ export class CopyBook {
     price: number,
     cause: Cause,
   ) {
-    const notional = roundUsd(marginDelta * p.leverage);
-    const tokens = notional / price;
-    const fee = increaseFee(notional, this.fees);
-    p.entryPrice = weightedEntry(p.sizeTokens, p.entryPrice, tokens, price);
-    p.sizeTokens += tokens;
-    p.totalSizeDelta += tokens;
-    p.margin = roundUsd(p.margin + marginDelta);
-    this.charge(p, 0, fee);
-    if (settings) Object.assign(p, exitPrices(settings, p));
-    this.store.adjustBalance(p.copyWalletId, -fee);
+    const f = applyIncrease(p, settings, marginDelta, price, this.fees);
+    this.store.adjustBalance(p.copyWalletId, f.balanceDelta);
     this.touch(p, cause);
     return this.fill('copyPositionUpdated', this.partyOfPosition(p), p, 'INCREASE', cause, {
       price,
-      notional,
-      fee,
+      notional: f.notional,
+      fee: f.fee,
     });
   }
 
   /** Closes `fraction` (< 1) of the position at `price`, releasing that fraction of its margin. */
   reduce(p: EnginePosition, settings: ExitSettings | null, fraction: number, price: number, cause: Cause) {
-    const tokens = p.sizeTokens * fraction;
-    const notional = notionalOf(tokens, price);
-    const fee = decreaseFee(notional, this.fees);
-    const realised = realisedOn(p.isLong, p.entryPrice, price, tokens);
-    p.sizeTokens -= tokens;
-    p.margin = roundUsd(p.margin - roundUsd(p.margin * fraction));
-    this.charge(p, realised, fee);
-    if (settings) Object.assign(p, exitPrices(settings, p));
-    this.store.adjustBalance(p.copyWalletId, realised - fee);
+    const f = applyReduce(p, settings, fraction, price, this.fees);
+    this.store.adjustBalance(p.copyWalletId, f.balanceDelta);
     this.touch(p, cause);
     return this.fill('copyPositionUpdated', this.partyOfPosition(p), p, 'DECREASE', cause, {
       price,
-      notional,
-      fee,
-      realised,
+      notional: f.notional,
+      fee: f.fee,
+      realised: f.realised,
     });
   }
 
@@ -186,28 +170,22 @@ export class CopyBook {
    * liquidation price liquidates it instead: realised PnL is then minus its margin.
    */
   close(p: EnginePosition, price: number, closeType: CloseType, cause: Cause): CopyEvent[] {
-    const type = crossesLiquidation(p, price) ? 'LIQUIDATE' : closeType;
-    const notional = notionalOf(p.sizeTokens, price);
-    const fee = decreaseFee(notional, this.fees);
-    const realised =
-      type === 'LIQUIDATE' ? -p.margin : realisedOn(p.isLong, p.entryPrice, price, p.sizeTokens);
-    this.charge(p, realised, fee);
-    this.store.adjustBalance(p.copyWalletId, realised - fee + p.funding);
-    this.settle(p, type, cause.atMs);
+    const f = applyClose(p, price, closeType, this.fees);
+    this.store.adjustBalance(p.copyWalletId, f.balanceDelta);
+    this.settle(p, f.closeType, cause.atMs);
     this.touch(p, cause);
-    return this.fill('copyPositionClosed', this.partyOfPosition(p), p, closeActivity(type), cause, {
+    return this.fill('copyPositionClosed', this.partyOfPosition(p), p, closeActivity(f.closeType), cause, {
       price,
-      notional,
-      fee,
-      realised,
+      notional: f.notional,
+      fee: f.fee,
+      realised: f.realised,
     });
   }
 
   /** FORCE_CLOSE: the position leaves the engine at `price` without trading: no order, no fee, no log. */
   forceClose(p: EnginePosition, price: number, atMs: number): CopyEvent[] {
-    const realised = Math.max(realisedOn(p.isLong, p.entryPrice, price, p.sizeTokens), -p.margin);
-    this.charge(p, realised, 0);
-    this.store.adjustBalance(p.copyWalletId, realised + p.funding);
+    const f = applyForceClose(p, price);
+    this.store.adjustBalance(p.copyWalletId, f.balanceDelta);
     this.settle(p, 'FORCE_CLOSE', atMs);
     this.touch(p, { label: '', atMs, order: null });
     return [this.positionEvent('copyPositionClosed', p)];
@@ -233,7 +211,7 @@ export class CopyBook {
       sourceAccount: account,
       indexToken: token.indexToken,
       pair: token.pair,
-      isLong: order.isLong !== t.reverseCopy,
+      isLong: copySide(order.isLong, t.reverseCopy),
       isReverse: t.reverseCopy,
       leverage,
     } satisfies LogParty;
@@ -256,13 +234,6 @@ export class CopyBook {
       isReverse: p.isReverse,
       leverage: p.leverage,
     };
-  }
-
-  /** Adds a fill's realised PnL and fee to the position. */
-  private charge(p: EnginePosition, realised: number, fee: number): void {
-    p.realisedPnl = roundUsd(p.realisedPnl + realised);
-    p.fee = roundUsd(p.fee + fee);
-    p.pnl = positionPnl(p.realisedPnl, p.fee, p.funding);
   }
 
   /** A closed position holds nothing. */

@@ -3,16 +3,17 @@
 import { copyTradeRuleIssues, type CopyTrade } from '../../shared/api/copy-trades';
 import type { ServiceConfig } from '../config';
 import { roundUsd } from '../copy-trading/money';
+import { cannotPay, copySide, followAction } from './position-fills';
 import { ServiceError } from '../http/errors';
 import type { ServiceDb } from '../store/database';
 import { CopyBook, type Cause } from './book';
-import { crossesLiquidation, exitAt } from './exits';
-import { DEFAULT_COPY_FEES, increaseFee, type CopyFees } from './fills';
+import { exitAt } from './exits';
+import { DEFAULT_COPY_FEES, type CopyFees } from './fills';
 import { skipReason } from './filters';
 import { Followers, type Follow } from './followers';
 import { sourceKey } from './ids';
 import { assertSourceOrder } from './source-orders';
-import { decreaseFraction, DEFAULT_LOOK_BACK_ORDERS, increaseMargin, openSize, volumeFactor } from './sizing';
+import { DEFAULT_LOOK_BACK_ORDERS, increaseMargin, openSize, volumeFactor } from './sizing';
 import type { EnginePosition } from './position-rows';
 import { EngineStore } from './store';
 import { TokenCatalogue, type TokenInfo } from './tokens';
@@ -309,15 +310,13 @@ export class CopyEngine {
 
   /** Why the wallet cannot hold `margin` and pay the open fee on `notional`, or null when it can. */
   private cannotPay(walletId: string, margin: number, notional: number): string | null {
-    if (margin <= 0) return 'the copy margin rounds to 0 USD';
-    const needs = roundUsd(margin + increaseFee(notional, this.fees));
-    const available = this.store.availableBalance(walletId);
-    return needs > available ? `insufficient balance: needs ${needs} USD, available ${available} USD` : null;
+    if (margin <= 0) return cannotPay(margin, notional, this.fees, 0);
+    return cannotPay(margin, notional, this.fees, this.store.availableBalance(walletId));
   }
 
   /** Closes, with OVERWRITE, the follower's open copy of the same account, token and copy side. */
   private overwrite({ followed, account }: Follow, run: OrderRun, price: number): CopyEvent[] {
-    const isLong = run.order.isLong !== followed.trade.reverseCopy;
+    const isLong = copySide(run.order.isLong, followed.trade.reverseCopy);
     return this.store
       .openCopies(followed.trade.id, account, run.token.indexToken, isLong)
       .flatMap((p) => this.book.close(p, price, 'OVERWRITE', run.cause(`${p.id}|overwrite`)));
@@ -328,13 +327,12 @@ export class CopyEngine {
     const { order } = run;
     const price = run.price();
     const cause = run.cause(p.id);
-    if (order.isLiquidate || order.type === 'CLOSE' || crossesLiquidation(p, price))
-      return this.book.close(p, price, 'COPY_TRADE', cause);
-    if (order.type === 'DECREASE') {
-      const fraction = decreaseFraction(order);
-      if (fraction >= 1) return this.book.close(p, price, 'COPY_TRADE', cause);
+    const action = followAction(order, p, price);
+    if (action === null) return [];
+    if (action.kind === 'close') return this.book.close(p, price, 'COPY_TRADE', cause);
+    if (action.kind === 'reduce') {
       const settings = this.followers.trade(p.copyTradeId)?.trade ?? null;
-      return fraction > 0 ? this.book.reduce(p, settings, fraction, price, cause) : [];
+      return this.book.reduce(p, settings, action.fraction, price, cause);
     }
     return this.increase(p, run, price, cause);
   }

@@ -1,0 +1,197 @@
+// What each fill does to a copy position's money — pure arithmetic, no store, no clock — shared by
+// the live engine (book.ts, which then writes the rows) and the backtest (src/service/backtest/),
+// so that both apply one set of copy rules (docs/copy-engine.md; docs/backtest.md).
+import type { CloseType } from '../../shared/api/copy-positions';
+import { roundUsd } from '../copy-trading/money';
+import { crossesLiquidation, exitPrices, type ExitPrices, type ExitSettings } from './exits';
+import {
+  decreaseFee,
+  increaseFee,
+  notionalOf,
+  positionPnl,
+  realisedOn,
+  weightedEntry,
+  type CopyFees,
+} from './fills';
+import type { SourceOrder } from './types';
+import { decreaseFraction } from './sizing';
+
+/** The part of a copy position its fills change (EnginePosition has all of it). */
+export interface HeldPosition extends ExitPrices {
+  isLong: boolean;
+  entryPrice: number;
+  sizeTokens: number;
+  totalSizeDelta: number;
+  margin: number;
+  leverage: number;
+  realisedPnl: number;
+  fee: number;
+  funding: number;
+  pnl: number;
+}
+
+/** One fill's figures: its notional and fee, the PnL it realised, and what it moved the wallet's balance by. */
+export interface FillFigures {
+  notional: number;
+  fee: number;
+  realised: number;
+  balanceDelta: number;
+}
+
+/** The copy's side: the source's, or the opposite with reverseCopy. */
+export const copySide = (sourceIsLong: boolean, reverseCopy: boolean): boolean =>
+  sourceIsLong !== reverseCopy;
+
+/**
+ * Why the wallet cannot hold `margin` and pay the open fee on `notional` out of `available`
+ * (balance minus the margin its open copies hold), or null when it can.
+ */
+export function cannotPay(
+  margin: number,
+  notional: number,
+  fees: CopyFees,
+  available: number,
+): string | null {
+  if (margin <= 0) return 'the copy margin rounds to 0 USD';
+  const needs = roundUsd(margin + increaseFee(notional, fees));
+  return needs > available ? `insufficient balance: needs ${needs} USD, available ${available} USD` : null;
+}
+
+/** What a source INCREASE, DECREASE or CLOSE does to an open copy filled at `price`. */
+export type FollowAction =
+  { kind: 'close' } | { kind: 'reduce'; fraction: number } | { kind: 'increase' } | null;
+
+/**
+ * CLOSE, a source liquidation or a fill at or past the copy's liquidation price close the rest;
+ * a DECREASE closes its fraction (all of it at 1); an INCREASE grows the copy.
+ */
+export function followAction(order: SourceOrder, p: HeldPosition, price: number): FollowAction {
+  if (order.isLiquidate || order.type === 'CLOSE' || crossesLiquidation(p, price)) return { kind: 'close' };
+  if (order.type === 'DECREASE') {
+    const fraction = decreaseFraction(order);
+    if (fraction >= 1) return { kind: 'close' };
+    return fraction > 0 ? { kind: 'reduce', fraction } : null;
+  }
+  return order.type === 'INCREASE' ? { kind: 'increase' } : null;
+}
+
+/** The money fields of a position opened with `margin` at `leverage`: `tokens` at `price`, the open fee paid. */
+export function openedPosition(
+  settings: ExitSettings,
+  isLong: boolean,
+  size: { margin: number; leverage: number; notional: number; tokens: number },
+  price: number,
+  fees: CopyFees,
+): HeldPosition & { openFee: number } {
+  const fee = increaseFee(size.notional, fees);
+  const exits = exitPrices(settings, {
+    isLong,
+    entryPrice: price,
+    sizeTokens: size.tokens,
+    leverage: size.leverage,
+  });
+  return {
+    isLong,
+    entryPrice: price,
+    sizeTokens: size.tokens,
+    totalSizeDelta: size.tokens,
+    margin: size.margin,
+    leverage: size.leverage,
+    realisedPnl: 0,
+    fee,
+    funding: 0,
+    pnl: positionPnl(0, fee, 0),
+    stopLossPrice: exits.stopLossPrice,
+    stopLossAmount: exits.stopLossAmount,
+    takeProfitPrice: exits.takeProfitPrice,
+    takeProfitAmount: exits.takeProfitAmount,
+    openFee: fee,
+  };
+}
+
+/** Adds a fill's realised PnL and fee to the position. */
+function charge(p: HeldPosition, realised: number, fee: number): void {
+  p.realisedPnl = roundUsd(p.realisedPnl + realised);
+  p.fee = roundUsd(p.fee + fee);
+  p.pnl = positionPnl(p.realisedPnl, p.fee, p.funding);
+}
+
+/** Re-prices the triggers after a fill that leaves the position open (a USD trigger follows the size). */
+function reprice(p: HeldPosition, settings: ExitSettings | null): void {
+  if (!settings) return;
+  const e = exitPrices(settings, p);
+  p.stopLossPrice = e.stopLossPrice;
+  p.stopLossAmount = e.stopLossAmount;
+  p.takeProfitPrice = e.takeProfitPrice;
+  p.takeProfitAmount = e.takeProfitAmount;
+}
+
+/** Adds `marginDelta` of margin at the position's leverage; the entry becomes the size-weighted mean. */
+export function applyIncrease(
+  p: HeldPosition,
+  settings: ExitSettings | null,
+  marginDelta: number,
+  price: number,
+  fees: CopyFees,
+): FillFigures {
+  const notional = roundUsd(marginDelta * p.leverage);
+  const tokens = notional / price;
+  const fee = increaseFee(notional, fees);
+  p.entryPrice = weightedEntry(p.sizeTokens, p.entryPrice, tokens, price);
+  p.sizeTokens += tokens;
+  p.totalSizeDelta += tokens;
+  p.margin = roundUsd(p.margin + marginDelta);
+  charge(p, 0, fee);
+  reprice(p, settings);
+  return { notional, fee, realised: 0, balanceDelta: -fee };
+}
+
+/** Closes `fraction` (< 1) of the position at `price`, releasing that fraction of its margin. */
+export function applyReduce(
+  p: HeldPosition,
+  settings: ExitSettings | null,
+  fraction: number,
+  price: number,
+  fees: CopyFees,
+): FillFigures {
+  const tokens = p.sizeTokens * fraction;
+  const notional = notionalOf(tokens, price);
+  const fee = decreaseFee(notional, fees);
+  const realised = realisedOn(p.isLong, p.entryPrice, price, tokens);
+  p.sizeTokens -= tokens;
+  p.margin = roundUsd(p.margin - roundUsd(p.margin * fraction));
+  charge(p, realised, fee);
+  reprice(p, settings);
+  return { notional, fee, realised, balanceDelta: realised - fee };
+}
+
+/**
+ * Closes the rest of the position at `price` with `closeType`; a price at or past the
+ * liquidation price liquidates it instead (realised PnL is then minus its margin). The position
+ * is left holding nothing; funding accrued on it is settled with the close.
+ */
+export function applyClose(
+  p: HeldPosition,
+  price: number,
+  closeType: CloseType,
+  fees: CopyFees,
+): FillFigures & { closeType: CloseType } {
+  const type: CloseType = crossesLiquidation(p, price) ? 'LIQUIDATE' : closeType;
+  const notional = notionalOf(p.sizeTokens, price);
+  const fee = decreaseFee(notional, fees);
+  const realised = type === 'LIQUIDATE' ? -p.margin : realisedOn(p.isLong, p.entryPrice, price, p.sizeTokens);
+  charge(p, realised, fee);
+  const balanceDelta = realised - fee + p.funding;
+  p.margin = 0;
+  p.sizeTokens = 0;
+  return { closeType: type, notional, fee, realised, balanceDelta };
+}
+
+/** FORCE_CLOSE: the position's PnL at `price` (never below −margin) realised without trading or fee. */
+export function applyForceClose(p: HeldPosition, price: number): FillFigures {
+  const realised = Math.max(realisedOn(p.isLong, p.entryPrice, price, p.sizeTokens), -p.margin);
+  charge(p, realised, 0);
+  p.margin = 0;
+  p.sizeTokens = 0;
+  return { notional: 0, fee: 0, realised, balanceDelta: realised + p.funding };
+}
