@@ -7,11 +7,16 @@ import { ensurePrivateDir, logDirOf } from '../node/data-dir';
 import { captureConsole, createFileLogger } from '../node/log-file';
 import { startCore, type Core } from './core/core';
 import { KeytarSecretStore } from './core/secrets/keytar-store';
+import { showAbout } from './electron/about';
+import { electronDataDir, setAppIdentity } from './electron/app-identity';
 import { forwardEvents, registerIpc } from './electron/ipc';
+import { menuTemplate } from './electron/menu';
 import { applySecurity, isAppUrl, restrictPermissions } from './electron/security';
 import { saveDialogPicker } from './electron/save-dialog';
 import { claimSingleInstance } from './electron/single-instance';
+import { TaskbarProgress, endTaskOfCall, showCoreProgress } from './electron/taskbar-progress';
 import { createMainWindow } from './electron/window';
+import { placeWindow, readWindowState, trackWindowState, windowStateFile } from './electron/window-state';
 
 /**
  * The Electron shell: windows, security and IPC wiring only. Everything else is the plain-Node
@@ -24,15 +29,33 @@ const appUrl = () => devServerUrl ?? new URL(`file://${join(outDir, 'renderer', 
 let core: Core | null = null;
 let mainWindow: BrowserWindow | null = null;
 
+// Before anything reads `userData` (the single-instance lock keeps its file there): one data
+// folder for both shells, and the app ids Windows and Linux need (docs/desktop.md).
+setAppIdentity(app);
+
 async function boot(): Promise<void> {
   applySecurity(app, shell, appUrl);
   await app.whenReady();
-  const { session } = await import('electron');
+  const { Menu, screen, session } = await import('electron');
   restrictPermissions(session.defaultSession);
-  const dataDir = process.env.COPYDESK_DATA_DIR ?? app.getPath('userData');
+  // An unpackaged app is a developer's: only there do DevTools exist.
+  const development = !app.isPackaged;
+  const dataDir = electronDataDir(app);
   // The folder holds the wallet's sessions and the service's signing secret: the user's only.
   ensurePrivateDir(dataDir);
   captureConsole(createFileLogger(logDirOf(dataDir), 'core'));
+  const menu = menuTemplate(
+    { platform: process.platform, development },
+    {
+      openLogsFolder: () =>
+        void shell.openPath(logDirOf(dataDir)).then((failure) => {
+          if (failure) console.warn(`Copydesk could not open its logs folder: ${failure}`);
+        }),
+      showAbout: () =>
+        showAbout(dialog, mainWindow, { version: app.getVersion(), versions: process.versions, dataDir }),
+    },
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
   core = await startCore({
     dataDir,
     shell: 'electron',
@@ -50,8 +73,22 @@ async function boot(): Promise<void> {
     ),
   });
   const started = core;
-  registerIpc(ipcMain, started, (event) => isAppUrl(event.senderFrame?.url ?? '', appUrl()));
-  const window = createMainWindow(outDir, devServerUrl);
+  const progress = new TaskbarProgress(() => mainWindow);
+  registerIpc(
+    ipcMain,
+    started,
+    (event) => isAppUrl(event.senderFrame?.url ?? '', appUrl()),
+    (channel) => endTaskOfCall(progress, channel),
+  );
+  showCoreProgress(started.events, progress);
+  const stateFile = windowStateFile(dataDir);
+  const placement = placeWindow(
+    readWindowState(stateFile),
+    screen.getAllDisplays().map((display) => display.workArea),
+    screen.getPrimaryDisplay().workArea,
+  );
+  const window = createMainWindow(outDir, devServerUrl, { placement, development });
+  trackWindowState(window, stateFile);
   mainWindow = window;
   window.on('closed', () => (mainWindow = null));
   forwardEvents(started, window.webContents);

@@ -1,23 +1,29 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { channelNames, eventNames } from '../../shared/ipc/names';
+import { channelNames, eventNames, type Channel } from '../../shared/ipc/names';
 import { fail } from '../../shared/result';
 import type { Core } from '../core/core';
 
 /**
  * The one wrapper that registers every channel (after VS Code's validatedIpcMain): it refuses
  * calls from any frame that is not the app's own page, then hands the raw request to the core,
- * which validates it and answers a Result.
+ * which validates it and answers a Result. `onCallEnd` hears each trusted call end, however it
+ * ended (the taskbar's progress bar ends an export's task there).
  */
 export function registerIpc(
   ipcMain: IpcMain,
   core: Core,
   isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+  onCallEnd: (channel: Channel) => void = () => undefined,
 ): void {
   for (const channel of channelNames) {
     ipcMain.handle(channel, async (event, request: unknown) => {
       if (!isTrustedSender(event))
         return fail('FORBIDDEN', 'This call did not come from the Copydesk window.');
-      return core.invoke(channel, request);
+      try {
+        return await core.invoke(channel, request);
+      } finally {
+        onCallEnd(channel);
+      }
     });
   }
 }
