@@ -1,8 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { startTerminal, stopTerminal } from './fixtures';
+import { expect, startTerminal, stopTerminal, test } from './fixtures';
 
 // A cache database that cannot be opened is moved aside and rebuilt empty, and the user is told
 // (issue 15, item 8): the terminal opens, shows a banner naming the file, and pages work.

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type ConsoleMessage } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -38,13 +38,50 @@ export async function stopTerminal(terminal: Terminal, removeData = true): Promi
   if (removeData) rmSync(terminal.dataDir, { recursive: true, force: true });
 }
 
-/** Each test gets its own terminal: data folder, local service, keychain items. */
-export const test = base.extend<{ terminal: Terminal }>({
-  // Playwright requires the fixture's first argument to be an object pattern.
-  // eslint-disable-next-line no-empty-pattern
-  terminal: async ({}, use) => {
+/** Every console error and uncaught page error of a browser context, as sentences. */
+export interface ConsoleGuard {
+  readonly problems: readonly string[];
+  /** Stops recording: what a page logs while its terminal is stopped under it is not a fault. */
+  close(): void;
+}
+
+const describeMessage = (message: ConsoleMessage): string => {
+  const { url, lineNumber } = message.location();
+  return `console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`;
+};
+
+/** Records `context`'s console errors (CSP refusals, failed loads, console.error) and page errors. */
+export function watchConsole(context: BrowserContext): ConsoleGuard {
+  const problems: string[] = [];
+  let open = true;
+  context.on('console', (message) => {
+    if (open && message.type() === 'error') problems.push(describeMessage(message));
+  });
+  context.on('weberror', (error) => {
+    if (open) problems.push(`page error: ${error.error().stack ?? error.error().message}`);
+  });
+  return { problems, close: () => (open = false) };
+}
+
+/**
+ * Each test gets its own terminal (data folder, local service, keychain items), and fails on any
+ * console error or page error its pages logged (docs/testing.md). The guard closes before the
+ * terminal stops, so the page losing its connection at teardown is not counted.
+ */
+export const test = base.extend<{ terminal: Terminal; consoleGuard: ConsoleGuard }>({
+  consoleGuard: [
+    async ({ context }, use) => {
+      const guard = watchConsole(context);
+      await use(guard);
+      guard.close();
+      expect(guard.problems, 'the pages logged console errors or page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+  terminal: async ({ consoleGuard }, use) => {
     const terminal = await startTerminal();
     await use(terminal);
+    consoleGuard.close();
     await stopTerminal(terminal);
   },
 });

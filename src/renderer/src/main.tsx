@@ -1,3 +1,5 @@
+// First: zod must be jitless before any schema exists (zod-config.ts).
+import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -1,0 +1,52 @@
+import { expect, test, watchConsole } from './fixtures';
+
+// Issue #20 item 10: every start logged a Content-Security-Policy error (zod probing `new Function`),
+// and no test noticed. Now the fixture fails any test whose pages log an error; these tests check
+// the guard itself and the start that used to log.
+
+test('the guard records console errors and uncaught page errors, and stops when closed', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  try {
+    const guard = watchConsole(context);
+    const page = await context.newPage();
+    await page.setContent('<p>quiet</p>');
+    await page.evaluate(() => console.log('an ordinary log line'));
+    expect(guard.problems).toEqual([]);
+    await page.evaluate(() => console.error('a console error'));
+    await page.evaluate(() => setTimeout(() => Promise.reject(new Error('nobody caught this'))));
+    await expect.poll(() => guard.problems.length).toBe(2);
+    expect(guard.problems[0]).toContain('console error: a console error');
+    expect(guard.problems[1]).toContain('page error: Error: nobody caught this');
+    guard.close();
+    await page.evaluate(() => console.error('after closing'));
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(guard.problems).toHaveLength(2);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the terminal starts without a Content-Security-Policy refusal or any console error', async ({
+  page,
+  terminal,
+  consoleGuard,
+}) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  await page.goto(terminal.url);
+  await expect(page.getByTestId('leaderboard-table').getByTestId('table-row').first()).toBeVisible({
+    timeout: 30_000,
+  });
+  // Every schema parse of the first page has run by now; a refused `new Function` would be logged.
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+    [],
+  );
+  expect(consoleGuard.problems).toEqual([]);
+});
