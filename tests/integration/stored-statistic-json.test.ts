@@ -7,12 +7,7 @@ import { statisticJsonSql, pageJson } from '../../src/service/statistics/json-ro
 import { LiveStatistics } from '../../src/service/statistics/live-statistics';
 import { PIT_TTL_MS, expireOldPits } from '../../src/service/statistics/point-in-time';
 import { recomputeAll } from '../../src/service/statistics/recompute';
-import {
-  STATISTIC_NUMERIC_COLUMNS,
-  statisticId,
-  statisticInsertSql,
-} from '../../src/service/statistics/writer';
-import { RANKING_KEYS } from '../../src/shared/api/statistics';
+import { statisticId } from '../../src/service/statistics/writer';
 import { serviceMigrations } from '../../src/service/store/migrations';
 import { VISIBLE_AT_GENERATION } from '../../src/service/store/statistics';
 import { apiKeyFor } from '../support/credentials';
@@ -151,28 +146,40 @@ describe('the migration that adds stored statistic JSON', () => {
     const path = join(dir, 'service.db');
     try {
       const old = openDatabase(path, serviceMigrations.slice(0, 5));
-      const insert = old.prepare(statisticInsertSql());
-      const numbers = Array.from(
-        { length: STATISTIC_NUMERIC_COLUMNS.length + RANKING_KEYS.length },
-        (_, i) => (i % 7 === 0 ? null : i + 0.25),
+      // The columns of version 5: later migrations add some, so today's INSERT does not fit.
+      const columns = old.prepare(`SELECT name, type FROM pragma_table_info('statistics')`).all() as {
+        name: string;
+        type: string;
+      }[];
+      const fixed: Record<string, unknown> = {
+        protocol: P,
+        type: 'D7',
+        gen_from: 1,
+        gen_to: null,
+        index_tokens: '["0x1"]',
+        pairs: '[]',
+        is_open_position: 1,
+        last_trade_at_ms: 1,
+        statistic_at_ms: 2,
+        created_at_ms: 3,
+        updated_at_ms: 4,
+      };
+      const insert = old.prepare(
+        `INSERT INTO statistics (${columns.map((c) => `"${c.name}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
       );
       for (const account of ['0xaaa', '0xbbb']) {
         insert.run(
-          statisticId(account, P, 'D7'),
-          account,
-          P,
-          'D7',
-          1,
-          ...numbers,
-          '["0x1"]',
-          '[]',
-          1,
-          1,
-          2,
-          3,
-          4,
+          ...columns.map((c, i) => {
+            if (c.name === 'id') return statisticId(account, P, 'D7');
+            if (c.name === 'account') return account;
+            if (c.name in fixed) return fixed[c.name];
+            return i % 7 === 0 ? null : i + 0.25;
+          }),
         );
       }
+      // Migration 10 recomputes the records (from no positions here): a point in time that sees
+      // generation 1 keeps these rows, retired, as any live search-after would.
+      old.prepare('INSERT INTO pits (id, generation, last_used_ms) VALUES (?, 1, 2)').run('pit-1');
       migrate(old, path, serviceMigrations);
       const rows = old
         .prepare(

@@ -8,12 +8,15 @@
 // so it is worse than every number and ties with every other null (chosen).
 import { RANKING_KEYS } from '../../shared/api/statistics';
 import { countStrictlyBelow } from './rank-counts';
-import type { Ranking, RankingKey } from '../../shared/api/statistics';
+import type { FullRanking, RankingKey } from '../../shared/api/statistics';
 
 /** Which end of a key is better. */
 export type RankingDirection = 'higherIsBetter' | 'lowerIsBetter';
 
-/** Direction of every ranking key: lower is better for duration, leverage and orders per position. */
+/**
+ * Direction of every ranking key: lower is better for duration, leverage, orders per position and
+ * the longest losing streak; higher for the rest (docs/statistics.md, Rankings).
+ */
 export const RANKING_DIRECTION = {
   avgDuration: 'lowerIsBetter',
   avgLeverage: 'lowerIsBetter',
@@ -29,6 +32,13 @@ export const RANKING_DIRECTION = {
   realisedProfitRate: 'higherIsBetter',
   totalTrade: 'higherIsBetter',
   winRate: 'higherIsBetter',
+  // Beyond the spec's keys. A null ratio (too few positions, no spread) ranks worst.
+  sharpeRatio: 'higherIsBetter',
+  realisedSharpeRatio: 'higherIsBetter',
+  sortinoRatio: 'higherIsBetter',
+  realisedSortinoRatio: 'higherIsBetter',
+  maxWinStreak: 'higherIsBetter',
+  maxLoseStreak: 'lowerIsBetter',
 } as const satisfies Record<RankingKey, RankingDirection>;
 
 /** The values a record is ranked on (a statistic record fits). */
@@ -68,25 +78,35 @@ function percentiles(goodnessOfKey: Float64Array): Float64Array {
   return out;
 }
 
+/** One column per ranking key, in the order of RANKING_KEYS. */
+type Columns19 = [
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+  Float64Array,
+];
+
 /** Each key's goodness for every record, read with plain property loads (no computed keys in the hot loop). */
 function goodnessColumns(records: readonly RankingInput[]): Float64Array[] {
   const n = records.length;
   const cols = RANKING_KEYS.map(() => new Float64Array(n));
-  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12] = cols as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
+  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18] =
+    cols as Float64Array[] as Columns19;
   const up = 'higherIsBetter';
   const down = 'lowerIsBetter';
   for (let i = 0; i < n; i += 1) {
@@ -105,29 +125,22 @@ function goodnessColumns(records: readonly RankingInput[]): Float64Array[] {
     c10[i] = goodness(r.realisedProfitRate, up);
     c11[i] = goodness(r.totalTrade, up);
     c12[i] = goodness(r.winRate, up);
+    c13[i] = goodness(r.sharpeRatio, up);
+    c14[i] = goodness(r.realisedSharpeRatio, up);
+    c15[i] = goodness(r.sortinoRatio, up);
+    c16[i] = goodness(r.realisedSortinoRatio, up);
+    c17[i] = goodness(r.maxWinStreak, up);
+    c18[i] = goodness(r.maxLoseStreak, down);
   }
   return cols;
 }
 
 /** Rankings of every record of one population (same protocol and window), in input order. */
-export function rankPopulation(records: readonly RankingInput[]): Ranking[] {
+export function rankPopulation(records: readonly RankingInput[]): FullRanking[] {
   const p = goodnessColumns(records).map(percentiles);
-  const [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12] = p as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
-  const out = new Array<Ranking>(records.length);
+  const [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17, p18] =
+    p as Columns19;
+  const out = new Array<FullRanking>(records.length);
   for (let i = 0; i < records.length; i += 1) {
     out[i] = {
       avgDuration: p0[i] as number,
@@ -143,6 +156,12 @@ export function rankPopulation(records: readonly RankingInput[]): Ranking[] {
       realisedProfitRate: p10[i] as number,
       totalTrade: p11[i] as number,
       winRate: p12[i] as number,
+      sharpeRatio: p13[i] as number,
+      realisedSharpeRatio: p14[i] as number,
+      sortinoRatio: p15[i] as number,
+      realisedSortinoRatio: p16[i] as number,
+      maxWinStreak: p17[i] as number,
+      maxLoseStreak: p18[i] as number,
     };
   }
   return out;

@@ -8,9 +8,13 @@
 //   positions on the protocol, whatever the window; runTimeDays is clamped at 0 against clock skew.
 // - An open position whose token has no mark price adds 0 to unrealisedPnl (nothing to mark it to).
 // - indexTokens and pairs are sorted, so a record does not depend on the order of its inputs.
+// - Streaks follow close order (ties by id): counted in the pass when the input comes in that order
+//   (the store's readers ensure it), replayed from sorted closes otherwise (streaks.ts).
 import type { PositionStatistic } from '../../shared/api/statistics';
 import { derivePosition, safeDiv, unrealisedPnlOf } from './position-facts';
 import type { DerivedPosition, MarkPriceOf, PositionFacts } from './position-facts';
+import { ReturnMoments, sharpeRatio, sortinoRatio } from './return-ratios';
+import { CloseOrder, StreakCounter, sortCloses, type CloseEvent } from './streaks';
 import { DAY_MS, WINDOWS, inWindow, windowBounds } from './windows';
 import type { Window, WindowBounds } from './windows';
 
@@ -49,6 +53,15 @@ class WindowAccumulator {
   sumLeverage = 0;
   liquidations = 0;
   liquidationAmount = 0;
+  longRealisedPnl = 0;
+  longPnl = 0;
+  longVolume = 0;
+  shortRealisedPnl = 0;
+  shortPnl = 0;
+  shortVolume = 0;
+  readonly streaks = new StreakCounter();
+  readonly realisedRoiMoments = new ReturnMoments();
+  readonly roiMoments = new ReturnMoments();
   maxRealisedRoi = -Infinity;
   maxRoi = -Infinity;
   maxRealisedPnl = -Infinity;
@@ -70,6 +83,10 @@ class WindowAccumulator {
     this.addCounts(p, d);
     this.addSums(p, d);
     this.addExtremes(p, d);
+    this.addSides(p, d);
+    this.streaks.add(d.isWin === true);
+    this.realisedRoiMoments.add(d.realisedRoi);
+    this.roiMoments.add(d.roi);
     if (!this.indexTokens.includes(p.indexToken)) this.indexTokens.push(p.indexToken);
     if (!this.pairs.includes(p.pair)) this.pairs.push(p.pair);
   }
@@ -103,6 +120,19 @@ class WindowAccumulator {
     this.sumRoi += d.roi;
     this.sumDuration += d.durationInSecond ?? 0;
     this.sumLeverage += d.leverage;
+  }
+
+  /** Long and short positions apart (semantics: Σ over the long, resp. short, positions). */
+  private addSides(p: PositionFacts, d: DerivedPosition): void {
+    if (p.isLong) {
+      this.longRealisedPnl += p.realisedPnl;
+      this.longPnl += d.pnl;
+      this.longVolume += p.size;
+    } else {
+      this.shortRealisedPnl += p.realisedPnl;
+      this.shortPnl += d.pnl;
+      this.shortVolume += p.size;
+    }
   }
 
   private addExtremes(p: PositionFacts, d: DerivedPosition): void {
@@ -242,6 +272,20 @@ function toValues(a: WindowAccumulator, w: TraderWide): StatisticValues | null {
     maxDuration: extreme(a.maxDuration),
     minLeverage: extreme(a.minLeverage),
     maxLeverage: extreme(a.maxLeverage),
+    longPnl: a.longPnl,
+    realisedLongPnl: a.longRealisedPnl,
+    shortPnl: a.shortPnl,
+    realisedShortPnl: a.shortRealisedPnl,
+    totalLongVolume: a.longVolume,
+    totalShortVolume: a.shortVolume,
+    winStreak: a.streaks.winStreak,
+    loseStreak: a.streaks.loseStreak,
+    maxWinStreak: a.streaks.maxWinStreak,
+    maxLoseStreak: a.streaks.maxLoseStreak,
+    sharpeRatio: sharpeRatio(a.roiMoments),
+    realisedSharpeRatio: sharpeRatio(a.realisedRoiMoments),
+    sortinoRatio: sortinoRatio(a.roiMoments),
+    realisedSortinoRatio: sortinoRatio(a.realisedRoiMoments),
     runTimeDays: w.runTimeDays,
     lastTradeAtTs: w.lastTradeAtTs,
     lastTradeAt: w.lastTradeAt,
@@ -272,12 +316,15 @@ function scan(
     acc: new WindowAccumulator(),
   }));
   const trader = new TraderAccumulator(markPrice);
+  const order = new CloseOrder();
   for (const p of positions) {
     trader.add(p);
     if (p.closeTimeMs === null) continue;
+    order.see(p.closeTimeMs, p.id);
     const d = derivePosition(p);
     for (const s of slots) if (inWindow(p.closeTimeMs, s.bounds)) s.acc.add(p, d);
   }
+  if (!order.ordered) replayStreaks(positions, slots, order.count);
   const out: StatisticsByWindow = {};
   if (trader.firstOpenMs === Infinity) return out;
   const wide = traderWide(trader, nowMs, isoOf(nowMs));
@@ -286,6 +333,27 @@ function scan(
     if (values !== null) out[s.window] = values;
   }
   return out;
+}
+
+/**
+ * Recounts every window's streaks from the closes sorted by (close time, id), for input that did
+ * not come in close order. Reads the positions a second time (arrays and column runs can be).
+ */
+function replayStreaks(
+  positions: Iterable<PositionFacts>,
+  slots: readonly Slot[],
+  closedCount: number,
+): void {
+  const closes: CloseEvent[] = [];
+  for (const p of positions)
+    if (p.closeTimeMs !== null)
+      closes.push({ closeTimeMs: p.closeTimeMs, id: p.id, isWin: derivePosition(p).isWin === true });
+  // A one-shot iterator (a generator) would read as empty now: refuse rather than count nothing.
+  if (closes.length !== closedCount)
+    throw new Error('statistics: positions given out of close order must be readable twice');
+  for (const s of slots) s.acc.streaks.reset();
+  for (const c of sortCloses(closes))
+    for (const s of slots) if (inWindow(c.closeTimeMs, s.bounds)) s.acc.streaks.add(c.isWin);
 }
 
 /** The record of one window for one trader on one protocol; null when the window has no closed position. */

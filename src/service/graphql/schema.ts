@@ -14,7 +14,11 @@ import {
   type GraphQLNullableType,
   type GraphQLOutputType,
 } from 'graphql';
-import { GRAPHQL_QUERY_NAMES, type GraphqlQueryName } from '../../shared/api/graphql';
+import {
+  GRAPHQL_QUERY_NAMES,
+  UNCOMPUTED_STATISTIC_LABELS,
+  type GraphqlQueryName,
+} from '../../shared/api/graphql';
 import { ORDER_TYPES } from '../../shared/api/positions';
 import { POSITION_STATUSES, WINDOWS } from '../../shared/api/common';
 import { STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
@@ -140,7 +144,7 @@ const Order = new GraphQLObjectType<unknown, GraphqlContext>({
   }),
 });
 
-/** Statistic numbers the contract allows to be null (min/max of nothing, drawdowns). */
+/** Statistic numbers the contract allows to be null (min/max of nothing, drawdowns, risk ratios). */
 export const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
   'realisedMaxDrawdown',
   'realisedMaxDrawdownPnl',
@@ -150,27 +154,48 @@ export const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
   'maxDuration',
   'minLeverage',
   'maxLeverage',
+  'sharpeRatio',
+  'realisedSharpeRatio',
+  'sortinoRatio',
+  'realisedSortinoRatio',
 ]);
+
+/** Label lists the engine does not compute (semantics.md): selectable, always null (docs/graphql.md). */
+function uncomputedLabels(): GraphQLFieldConfigMap<unknown, GraphqlContext> {
+  return Object.fromEntries(
+    UNCOMPUTED_STATISTIC_LABELS.map((name) => [
+      name,
+      {
+        type: listOf(GraphQLString),
+        description: 'Not computed by the local service: always null.',
+        resolve: () => null,
+      },
+    ]),
+  );
+}
 
 const PositionStatistic = new GraphQLObjectType<unknown, GraphqlContext>({
   name: 'PositionStatistic',
   description: 'One current statistic record per trader, protocol and window.',
-  fields: fields({
-    id: ID,
-    account: Str,
-    type: nonNull(StatisticWindow),
-    protocol: Str,
-    ...Object.fromEntries(
-      STATISTIC_NUMERIC_FIELDS.map((f) => [f, NULLABLE_STATISTICS.has(f) ? optNum : Num]),
-    ),
-    lastTradeAt: Str,
-    statisticAt: Str,
-    createdAt: Str,
-    updatedAt: optStr,
-    indexTokens: nonNull(listOf(GraphQLString)),
-    pairs: listOf(GraphQLString),
-    isOpenPosition: optBool,
-    unrealisedPnl: optNum,
+  fields: () => ({
+    ...fields({
+      id: ID,
+      account: Str,
+      type: nonNull(StatisticWindow),
+      protocol: Str,
+      ...Object.fromEntries(
+        STATISTIC_NUMERIC_FIELDS.map((f) => [f, NULLABLE_STATISTICS.has(f) ? optNum : Num]),
+      ),
+      lastTradeAt: Str,
+      statisticAt: Str,
+      createdAt: Str,
+      updatedAt: optStr,
+      indexTokens: nonNull(listOf(GraphQLString)),
+      pairs: listOf(GraphQLString),
+      isOpenPosition: optBool,
+      unrealisedPnl: optNum,
+    }),
+    ...uncomputedLabels(),
   }),
 });
 
@@ -218,10 +243,22 @@ function searchField(query: GraphqlQueryName): GraphQLFieldConfig<unknown, Graph
   };
 }
 
-/** The schema of `POST /graphql`: the four searches of service-api.md. */
+/**
+ * The home page of the API's web client lists traders with `homePositionStatistic`, which the
+ * spec does not name: the same search as searchPositionStatistic, under its name (docs/graphql.md).
+ */
+const homePositionStatistic = (): GraphQLFieldConfig<unknown, GraphqlContext, SearchArgs> => ({
+  ...searchField('searchPositionStatistic'),
+  description: 'The same search as searchPositionStatistic, under the name a real web client uses.',
+});
+
+/** The schema of `POST /graphql`: the four searches of service-api.md, and one alias. */
 export const graphqlSchema = new GraphQLSchema({
   query: new GraphQLObjectType<unknown, GraphqlContext>({
     name: 'Query',
-    fields: () => Object.fromEntries(GRAPHQL_QUERY_NAMES.map((name) => [name, searchField(name)])),
+    fields: () => ({
+      ...Object.fromEntries(GRAPHQL_QUERY_NAMES.map((name) => [name, searchField(name)])),
+      homePositionStatistic: homePositionStatistic(),
+    }),
   }),
 });

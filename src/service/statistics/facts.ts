@@ -15,11 +15,17 @@ export const factsOfRow = (row: FactsRow): PositionFacts => ({
   isLiquidate: row.isLiquidate === 1,
 });
 
-/** Every position of one trader on one protocol, as facts. */
+/**
+ * Every position of one trader on one protocol, as facts, in the order a full recompute reads them
+ * (load-columns.ts): by close time, then id, open positions first. Streaks are counted in that
+ * order, and the sums then add up in the same order as the full recompute's.
+ */
 export function traderFacts(db: ServiceDb, account: string, protocol: string): PositionFacts[] {
   return (
     db
-      .prepare(`SELECT ${FACTS_SELECT} FROM positions WHERE protocol = ? AND account = ?`)
+      .prepare(
+        `SELECT ${FACTS_SELECT} FROM positions WHERE protocol = ? AND account = ? ORDER BY close_time_ms, id`,
+      )
       .all(protocol, account) as FactsRow[]
   ).map(factsOfRow);
 }

@@ -17,9 +17,14 @@ class Dictionary {
 }
 
 const SELECT = `SELECT protocol, account, index_token, pair, is_long, is_liquidate, size, collateral, average_price,
-  realised_pnl, fee, funding, open_time_ms, close_time_ms, order_count FROM positions ORDER BY protocol, account`;
+  realised_pnl, fee, funding, open_time_ms, close_time_ms, order_count FROM positions
+  ORDER BY protocol, account, close_time_ms, id`;
 
-/** Every position of the store as columns, sorted by (protocol, account), read as raw rows. */
+/**
+ * Every position of the store as columns, sorted by (protocol, account), read as raw rows. Within
+ * a trader, by close time then id (open positions first): the order streaks are counted in
+ * (analytics/streaks.ts), which the columns do not carry ids to restore.
+ */
 export function loadPositionColumns(db: ServiceDb): PositionColumns {
   const count = db.prepare('SELECT COUNT(*) FROM positions').pluck().get() as number;
   const accounts = new Dictionary();

@@ -1,4 +1,4 @@
-import { RANKING_KEYS, type Ranking, type RankingKey } from '../../shared/api/statistics';
+import { RANKING_KEYS, type FullRanking, type RankingKey } from '../../shared/api/statistics';
 import {
   RANKING_DIRECTION,
   goodness,
@@ -70,7 +70,7 @@ export class RankingIndex {
   }
 
   /** The member's percentiles now (100 × strictly worse / (N − 1), 100 when alone), or null. */
-  rankingOf(protocol: string, window: string, account: string): Ranking | null {
+  rankingOf(protocol: string, window: string, account: string): FullRanking | null {
     const population = this.populations.get(`${protocol}|${window}`);
     const mine = population?.members.get(account);
     if (!population || !mine) return null;
@@ -80,7 +80,7 @@ export class RankingIndex {
       const below = (population.sorted[k] as SortedValues).countBelow(mine[k] as number);
       ranking[key] = percentile(below, n);
     });
-    return ranking as Ranking;
+    return ranking as FullRanking;
   }
 
   /** Members of a population. */

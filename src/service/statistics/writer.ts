@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS, type Ranking } from '../../shared/api/statistics';
+import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS, type FullRanking } from '../../shared/api/statistics';
 import type { StatisticValues } from '../analytics/statistics';
 import type { Window } from '../analytics/windows';
 import type { ServiceDb } from '../store/database';
@@ -14,7 +14,7 @@ export interface RecordToStore {
   protocol: string;
   type: Window;
   values: StatisticValues;
-  ranking: Ranking;
+  ranking: FullRanking;
 }
 
 /** A record's id is stable across recomputes: the same trader, protocol and window keep it. */

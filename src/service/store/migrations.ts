@@ -1,5 +1,6 @@
 import type { Migration } from '../../node/sqlite';
-import { STATISTIC_JSON_TABLE_SQL, storeAllStatisticJson } from '../statistics/stored-json';
+import { addClientStatistics } from '../statistics/added-columns';
+import { STATISTIC_JSON_TABLE_SQL } from '../statistics/stored-json';
 
 /** The local service's schema, one numbered step at a time. Never edit a released step: add one. */
 export const serviceMigrations: readonly Migration[] = [
@@ -450,9 +451,9 @@ export const serviceMigrations: readonly Migration[] = [
     name: 'stored statistic JSON',
     up: (db) => {
       // Each statistics row's API JSON, written with the row, so that search-after batches read
-      // it instead of rendering it (stored-json.ts); existing rows get theirs here.
+      // it instead of rendering it (stored-json.ts). Existing rows get theirs in migration 10:
+      // the renderer reads the columns of the current schema, which exist only from there on.
       db.exec(STATISTIC_JSON_TABLE_SQL);
-      storeAllStatisticJson(db);
     },
   },
   {
@@ -522,5 +523,10 @@ export const serviceMigrations: readonly Migration[] = [
         CREATE INDEX login_codes_by_expiry ON login_codes (expires_at_ms);
       `);
     },
+  },
+  {
+    version: 10,
+    name: 'statistics real clients select',
+    up: addClientStatistics,
   },
 ];

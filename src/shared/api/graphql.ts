@@ -54,6 +54,20 @@ export const GRAPHQL_QUERY_INDEX_KIND: Readonly<Record<GraphqlQueryName, Graphql
   searchPositionStatistic: 'position_statistics',
 };
 
+/**
+ * Statistic label lists a real client selects (semantics.md: not computed): the GraphQL type has
+ * them so that its queries validate, and they are always null.
+ */
+export const UNCOMPUTED_STATISTIC_LABELS = [
+  'statisticLabels',
+  'aggregatedLabels',
+  'realisedStatisticLabels',
+  'realisedAggregatedLabels',
+  'ifLabels',
+  'ifGoodMarkets',
+  'ifBadMarkets',
+] as const;
+
 /** A filter condition; values arrive as strings too and are coerced by the field's type. */
 export type GraphqlCondition =
   | { field: string; match: Scalar }

@@ -76,6 +76,23 @@ export const positionStatisticSchema = zObject({
   avgLeverage: num(),
   minLeverage: nullableNum(),
   maxLeverage: nullableNum(),
+  // Side split, streaks and risk-adjusted return (semantics.md; docs/statistics.md). Optional:
+  // the local service always writes them, other deployments of the API may not.
+  longPnl: num().optional(),
+  realisedLongPnl: num().optional(),
+  shortPnl: num().optional(),
+  realisedShortPnl: num().optional(),
+  totalLongVolume: num().optional(),
+  totalShortVolume: num().optional(),
+  winStreak: zCount().optional(),
+  loseStreak: zCount().optional(),
+  maxWinStreak: zCount().optional(),
+  maxLoseStreak: zCount().optional(),
+  // null with fewer than two positions or no spread.
+  sharpeRatio: nullableNum().optional(),
+  realisedSharpeRatio: nullableNum().optional(),
+  sortinoRatio: nullableNum().optional(),
+  realisedSortinoRatio: nullableNum().optional(),
   totalLiquidation: zCount(),
   totalLiquidationAmount: num(),
   runTimeDays: num(),
@@ -137,6 +154,21 @@ export const STATISTIC_NUMERIC_FIELDS = [
   'runTimeDays',
   'lastTradeAtTs',
   'totalFee',
+  // Beyond the spec's record table (semantics.md lists them; real clients select them).
+  'longPnl',
+  'realisedLongPnl',
+  'shortPnl',
+  'realisedShortPnl',
+  'totalLongVolume',
+  'totalShortVolume',
+  'winStreak',
+  'loseStreak',
+  'maxWinStreak',
+  'maxLoseStreak',
+  'sharpeRatio',
+  'realisedSharpeRatio',
+  'sortinoRatio',
+  'realisedSortinoRatio',
 ] as const satisfies readonly (keyof PositionStatistic)[];
 export type StatisticNumericField = (typeof STATISTIC_NUMERIC_FIELDS)[number];
 
@@ -200,8 +232,8 @@ const publicOptionalMask = Object.fromEntries(
 export const publicPositionStatisticSchema = positionStatisticSchema.partial(publicOptionalMask);
 export type PublicPositionStatistic = z.infer<typeof publicPositionStatisticSchema>;
 
-/** The 13 ranking keys (semantics.md Ranking). */
-export const RANKING_KEYS = [
+/** The 13 ranking keys of the spec (semantics.md Ranking): every ranking carries them. */
+export const SPEC_RANKING_KEYS = [
   'avgDuration',
   'avgLeverage',
   'avgVolume',
@@ -216,6 +248,22 @@ export const RANKING_KEYS = [
   'totalTrade',
   'winRate',
 ] as const satisfies readonly StatisticNumericField[];
+
+/**
+ * Keys the local service ranks beyond the spec's (docs/statistics.md, Rankings): risk-adjusted
+ * return and streaks. Optional in a ranking, as other deployments do not send them.
+ */
+export const EXTRA_RANKING_KEYS = [
+  'sharpeRatio',
+  'realisedSharpeRatio',
+  'sortinoRatio',
+  'realisedSortinoRatio',
+  'maxWinStreak',
+  'maxLoseStreak',
+] as const satisfies readonly StatisticNumericField[];
+
+/** Every key the local service ranks: the spec's, then the extras. */
+export const RANKING_KEYS = [...SPEC_RANKING_KEYS, ...EXTRA_RANKING_KEYS] as const;
 export type RankingKey = (typeof RANKING_KEYS)[number];
 
 /** `ranking.<key>` names, accepted by the public filter's ranges and sortBy. */
@@ -225,13 +273,20 @@ const percent = () =>
   zNumber().min(0, { error: 'must be at least 0' }).max(100, { error: 'must be at most 100' });
 
 /** Percentile (0..100, best = 100) of the trader on each key within its protocol and window. */
-export const rankingSchema = zObject(
-  Object.fromEntries(RANKING_KEYS.map((k) => [k, percent()])) as Record<
-    RankingKey,
+export const rankingSchema = zObject({
+  ...(Object.fromEntries(SPEC_RANKING_KEYS.map((k) => [k, percent()])) as Record<
+    (typeof SPEC_RANKING_KEYS)[number],
     ReturnType<typeof percent>
-  >,
-);
+  >),
+  ...(Object.fromEntries(EXTRA_RANKING_KEYS.map((k) => [k, percent().optional()])) as Record<
+    (typeof EXTRA_RANKING_KEYS)[number],
+    z.ZodOptional<ReturnType<typeof percent>>
+  >),
+});
+/** A ranking as read from any deployment (the extra keys may be absent). */
 export type Ranking = z.infer<typeof rankingSchema>;
+/** A ranking as the local service computes it: every key. */
+export type FullRanking = Required<Ranking>;
 
 /** A statistic record with its ranking (single-trader endpoint). */
 export const rankedPositionStatisticSchema = positionStatisticSchema.extend({ ranking: rankingSchema });

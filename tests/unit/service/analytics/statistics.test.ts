@@ -74,6 +74,24 @@ describe('computeStatistic on the worked example', () => {
       statisticAt: '2024-03-15T12:00:00.000Z',
       indexTokens: ['BTC', 'ETH'],
       pairs: ['BTC-USD', 'ETH-USD'],
+      longPnl: -42, // A and C: 40 − 82
+      realisedLongPnl: -30, // 50 − 80
+      shortPnl: 50, // B and D: −100 + 150
+      realisedShortPnl: 50, // −100 + 150
+      totalLongVolume: 1500, // 1000 + 500
+      totalShortVolume: 5000, // 2000 + 3000
+      // By close: D (win), A (win), B, C (losses); TRADER lists them in another order.
+      winStreak: 0,
+      loseStreak: 2,
+      maxWinStreak: 2,
+      maxLoseStreak: 2,
+      // realisedRoi 50, −25, −80, 50: mean −1.25, sample deviation sqrt(12018.75 / 3).
+      realisedSharpeRatio: expect.closeTo(-1.25 / Math.sqrt(12018.75 / 3), 12),
+      // roi 40, −25, −82, 50: mean −4.25, sample deviation sqrt(11376.75 / 3).
+      sharpeRatio: expect.closeTo(-4.25 / Math.sqrt(11376.75 / 3), 12),
+      // Downside deviation sqrt((25² + 80²) / 4), sqrt((25² + 82²) / 4).
+      realisedSortinoRatio: expect.closeTo(-1.25 / Math.sqrt(7025 / 4), 12),
+      sortinoRatio: expect.closeTo(-4.25 / Math.sqrt(7349 / 4), 12),
     });
   });
 

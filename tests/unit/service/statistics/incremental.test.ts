@@ -13,7 +13,8 @@ const mark = () => 123;
 /** Every row of the columns as objects (fine at test sizes). */
 function factsOf(c: PositionColumns): PositionFacts[] {
   return Array.from({ length: c.count }, (_, i) => ({
-    id: `p${i}`,
+    // Ids sort like the rows, as in the store, whose columns are read ordered by (close time, id).
+    id: `p${String(i).padStart(7, '0')}`,
     account: c.accounts[c.account[i]!]!,
     protocol: c.protocols[c.protocol[i]!]!,
     indexToken: c.tokens[c.token[i]!]!,

@@ -6,15 +6,22 @@ import { averageScore, rankingFormula, statField } from '../leaderboard/statisti
 
 const tone = (v: number): string => (v >= 75 ? 'high' : v >= 40 ? 'mid' : 'low');
 
-/** The 13 percentiles as bars (100 = best of the protocol), sorted best first, and their average. */
+/**
+ * The percentiles as bars (100 = best of the protocol), sorted best first, and their average: the
+ * spec's 13, and the local service's extra keys when the ranking has them (other APIs omit them).
+ */
 export function RankingBars({ ranking }: { ranking: Ranking }): ReactElement {
   const score = averageScore(ranking);
-  const keys = [...RANKING_KEYS].sort((a, b) => ranking[b] - ranking[a]);
+  const present = RANKING_KEYS.flatMap((k) => {
+    const v = ranking[k];
+    return typeof v === 'number' ? [{ k, v }] : [];
+  });
+  const bars = present.sort((a, b) => b.v - a.v);
   return (
     <div className="ranking" data-testid="ranking">
       <div
         className="ranking-score"
-        title="The average of the 13 percentiles below: 100 would be the best trader of the protocol on every one."
+        title={`The average of the ${bars.length} percentiles below: 100 would be the best trader of the protocol on every one.`}
       >
         <span className={`ranking-score-value num pct-text-${tone(score ?? 0)}`} data-testid="ranking-score">
           {formatNumber(score)}
@@ -22,12 +29,11 @@ export function RankingBars({ ranking }: { ranking: Ranking }): ReactElement {
         <span className="ranking-score-label">
           average percentile
           <br />
-          <span className="muted">of 13, among this protocol’s traders</span>
+          <span className="muted">of {bars.length}, among this protocol’s traders</span>
         </span>
       </div>
       <ul className="ranking-bars">
-        {keys.map((k) => {
-          const v = ranking[k];
+        {bars.map(({ k, v }) => {
           return (
             <li key={k} className="ranking-bar" title={rankingFormula(k)}>
               <span className="ranking-label">{statField(k).label}</span>
