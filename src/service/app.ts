@@ -19,6 +19,9 @@ import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
 import { installJsonParser } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
+import { installCors } from './http/cors';
+import { realClientConfigRoutes } from './http/routes/real-client-config';
+import { traderExtraRoutes } from './http/routes/trader-extras';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret, readMeta } from './store/meta';
@@ -26,6 +29,7 @@ import { recomputeAll } from './statistics/recompute';
 import { seedTokenCatalogue } from './market/tokens';
 import { prepareWorld, startLiveWorld } from './world';
 import { feedRoutes } from './http/routes/feed';
+import { backtestRoutes } from './http/routes/backtest';
 import { HyperliquidFeed } from './venues/hyperliquid/hyperliquid-feed';
 
 /** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
@@ -106,12 +110,15 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   });
   installErrorHandlers(app);
   installJsonParser(app);
+  installCors(app, config.corsOrigins);
   installRateLimit(app, ctx, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
   // The live market starts further down; /health reports its state once it runs.
   let live: ReturnType<typeof startLiveWorld> | null = null;
   tokenRoutes(app, ctx, () => live?.health() ?? null);
   statisticRoutes(app, ctx);
+  realClientConfigRoutes(app, ctx);
+  traderExtraRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
   withdrawFeeRoutes(app, ctx);
   graphqlRoutes(app, ctx);
@@ -142,6 +149,7 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
       )
     : null;
   feedRoutes(app, ctx, feed);
+  backtestRoutes(app, ctx);
   app.addHook('onClose', async () => {
     live?.stop();
     await feed?.stop();

@@ -1,14 +1,40 @@
 // Filters of a copy trade, decided at the source OPEN (semantics.md, Copy engine: Filters).
+import type { CopyTrade } from '../../shared/api/copy-trades';
 import type { SourceOrder } from './types';
-import type { FollowedTrade } from './followers';
 import { addressKey } from './ids';
 
+/** The settings the filters read; a FollowedTrade (live) and a backtest configuration both give them. */
+export interface FilterSubject {
+  trade: Pick<
+    CopyTrade,
+    | 'copyAll'
+    | 'hasExclude'
+    | 'side'
+    | 'skipLowLeverage'
+    | 'lowLeverage'
+    | 'skipLowCollateral'
+    | 'lowCollateral'
+    | 'skipLowSize'
+    | 'lowSize'
+  >;
+  /** `tokenAddresses` by addressKey. */
+  tokens: ReadonlySet<string>;
+  /** `excludingTokenAddresses` by addressKey. */
+  excluded: ReadonlySet<string>;
+}
+
+/** What the filters read of a source OPEN. */
+export type FilteredOrder = Pick<
+  SourceOrder,
+  'indexToken' | 'isLong' | 'sizeDeltaUsd' | 'collateralDeltaUsd'
+>;
+
 /** The source position's leverage at its OPEN: size / collateral (Infinity without collateral). */
-export const sourceLeverage = (o: SourceOrder): number =>
+export const sourceLeverage = (o: FilteredOrder): number =>
   o.collateralDeltaUsd > 0 ? o.sizeDeltaUsd / o.collateralDeltaUsd : Infinity;
 
 /** Why the copy trade skips the source position this OPEN starts, or null when it copies it. */
-export function skipReason({ trade, tokens, excluded }: FollowedTrade, o: SourceOrder): string | null {
+export function skipReason({ trade, tokens, excluded }: FilterSubject, o: FilteredOrder): string | null {
   const token = addressKey(o.indexToken);
   if (!trade.copyAll && !tokens.has(token)) return `token ${o.indexToken} is not in tokenAddresses`;
   if (trade.copyAll && trade.hasExclude && excluded.has(token))

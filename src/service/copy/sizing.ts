@@ -11,7 +11,11 @@ export const DEFAULT_LOOK_BACK_ORDERS = 10;
  */
 export function volumeFactor(sourceMargin: number, history: readonly number[]): number {
   if (history.length === 0) return 1;
-  const mean = history.reduce((s, m) => s + m, 0) / history.length;
+  return volumeFactorOfMean(sourceMargin, history.reduce((s, m) => s + m, 0) / history.length);
+}
+
+/** volumeFactor from the history's mean margin (NaN: no history), for callers that keep sums. */
+export function volumeFactorOfMean(sourceMargin: number, mean: number): number {
   return mean > 0 ? Math.min(1, sourceMargin / mean) : 1;
 }
 

@@ -1,0 +1,114 @@
+// The backtest service: `multiple-order` runs one configuration per account, `sweep` every
+// combination of the listed settings, ranked (docs/backtest.md). Reads the store, writes nothing.
+import type {
+  BacktestRequest,
+  BacktestResponse,
+  SweepItem,
+  SweepRequest,
+  SweepResponse,
+} from '../../shared/api/backtest';
+import type { ServiceDb } from '../store/database';
+import { DemoMarks } from './demo-marks';
+import { pricePathsFor } from './price-paths';
+import { filterMask, simulate } from './simulate';
+import { filtersOf, runSettingsOf, sweptOf, windowOf, type ListedToken } from './settings';
+import { StoredOrders } from './stored-orders';
+import { summaryOf } from './summary';
+import { configurationsOf, dataOf, runJobs, type PreparedTrader } from './sweep-runs';
+import { SweepPool } from './sweep-pool';
+import type { FilterSubject } from '../copy/filters';
+
+/** Orders × configurations from which a sweep shares its jobs with the worker thread. */
+const PARALLEL_WORK = 2_000_000;
+
+/** Backtests over one service's store. */
+export class Backtests {
+  private readonly stored: StoredOrders;
+  private readonly marks: DemoMarks;
+  private readonly pool = new SweepPool();
+  private readonly listed;
+  private readonly nowMs: () => number;
+
+  /** `demo`: the store holds the demo world, whose mark history can be rebuilt. */
+  constructor(db: ServiceDb, options: { demo: boolean; nowMs: () => number }) {
+    this.nowMs = options.nowMs;
+    this.stored = new StoredOrders(db);
+    this.marks = new DemoMarks(db, options.demo);
+    this.listed = db.prepare('SELECT symbol, index_token AS indexToken FROM tokens WHERE protocol = ?');
+  }
+
+  /** One result per account, in request order. */
+  multipleOrder(protocol: string, body: BacktestRequest): BacktestResponse {
+    const window = windowOf(body, this.nowMs());
+    const filters = filtersOf(body, this.listedTokens(protocol));
+    const s = runSettingsOf(body, sweptOf(body), filters, window);
+    return body.accounts.map((account) => {
+      const p = this.prepare(account, protocol, filters, window);
+      const run = simulate(p.trader, p.paths, s, p.mask, true);
+      const summary = summaryOf(account, protocol, s.balance, run.totals, p.paths.kind);
+      return body.isReturnPositions
+        ? { ...summary, equity: run.equity!, simulatorPositions: run.positions! }
+        : { ...summary, equity: run.equity! };
+    });
+  }
+
+  /** Every combination's summary, best first by `rankBy`. Large sweeps use a worker thread too. */
+  async sweep(protocol: string, body: SweepRequest): Promise<SweepResponse> {
+    const window = windowOf(body, this.nowMs());
+    const filters = filtersOf(body, this.listedTokens(protocol));
+    const rankBy = body.rankBy ?? 'roi';
+    const configs = configurationsOf(body);
+    const traders = body.accounts.map((account) => this.prepare(account, protocol, filters, window));
+    const jobs = traders.length * configs.length;
+    const orders = traders.reduce((n, p) => n + p.trader.n, 0) / Math.max(1, traders.length);
+    let items: SweepItem[];
+    if (jobs > 1 && jobs * orders >= PARALLEL_WORK) {
+      // Half to the worker, half here: both cores (docs/backtest.md, Speed).
+      const half = Math.floor(jobs / 2);
+      const task = {
+        body,
+        filters,
+        window,
+        traders: traders.map(dataOf),
+        configs,
+        rankBy,
+        from: half,
+        to: jobs,
+      };
+      const there = this.pool.run(task).catch(() => null);
+      const here = runJobs(traders, body, filters, window, configs, rankBy, 0, half);
+      const rest = (await there) ?? runJobs(traders, body, filters, window, configs, rankBy, half, jobs);
+      items = [...here, ...rest];
+    } else items = runJobs(traders, body, filters, window, configs, rankBy, 0, jobs);
+    // Best first; equal scores keep the enumeration order.
+    const order = items
+      .map((item, j) => ({ item, j }))
+      .sort((a, b) => b.item.score - a.item.score || a.j - b.j);
+    const data = order.map(({ item }, i) => ({ ...item, rank: i + 1 }));
+    return { protocol, rankBy, combinations: jobs, fromTime: window.fromTime, toTime: window.toTime, data };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private listedTokens(protocol: string): ListedToken[] {
+    return this.listed.all(protocol) as ListedToken[];
+  }
+
+  private prepare(
+    account: string,
+    protocol: string,
+    filters: FilterSubject,
+    window: { fromTime: number; toTime: number },
+  ): PreparedTrader {
+    const trader = this.stored.trader(account, protocol, window.toTime);
+    const paths = pricePathsFor(
+      trader,
+      (pair) => this.marks.series(pair.replace(/\/USD$/, '')),
+      window.fromTime,
+      window.toTime,
+    );
+    return { trader, paths, mask: filterMask(trader, filters) };
+  }
+}

@@ -1,0 +1,474 @@
+// The backtest of one configuration over one trader's orders: the live copy engine's rules
+// (src/service/copy: filters, sizing, position-fills, exits) applied in time order to a wallet
+// of its own, with the costs of a real copy — delay, slippage, fees, funding (docs/backtest.md).
+import type { BacktestCloseReason, EquityPoint, SimulatorPosition } from '../../shared/api/backtest';
+import type { CloseType } from '../../shared/api/copy-positions';
+import { roundUsd, USD_DECIMALS } from '../copy-trading/money';
+import { exitAt, liquidationPrice, type ExitSettings } from '../copy/exits';
+import type { CopyFees } from '../copy/fills';
+import { skipReason, type FilterSubject } from '../copy/filters';
+import {
+  applyClose,
+  applyIncrease,
+  applyReduce,
+  cannotPay,
+  copySide,
+  followAction,
+  openedPosition,
+  type FillFigures,
+  type HeldPosition,
+} from '../copy/position-fills';
+import { increaseMargin, openSize, volumeFactorOfMean } from '../copy/sizing';
+import type { SourceOrder } from '../copy/types';
+import type { PriceSeries } from './price-series';
+import { ORDER_CODE, type TraderOrders } from './trader-orders';
+
+/** One configuration, resolved: every default applied, times in epoch ms. */
+export interface RunSettings {
+  balance: number;
+  orderVolume: number;
+  leverage: number;
+  reverseCopy: boolean;
+  volumeProtection: boolean;
+  lookBackOrders: number;
+  maxVolMultiplier: number | null;
+  exits: ExitSettings;
+  filters: FilterSubject;
+  delayMs: number;
+  /** Fraction of the price the copy loses on every fill (slippageBps / 10,000). */
+  slippage: number;
+  fees: CopyFees;
+  funding: boolean;
+  fromTime: number;
+  toTime: number;
+}
+
+/** The prices between orders: one series per token of the trader, and where they came from. */
+export interface PricePaths {
+  kind: 'marks' | 'fills';
+  series: readonly PriceSeries[];
+}
+
+/** What a run counts; docs/backtest.md, Result, defines each figure from these. */
+export interface RunTotals {
+  totalTrade: number;
+  totalWin: number;
+  totalGain: number;
+  totalLoss: number;
+  sumRoi: number;
+  minRoi: number;
+  maxRoi: number;
+  minPnl: number;
+  maxPnl: number;
+  totalStopLoss: number;
+  totalTakeProfit: number;
+  totalLiquidate: number;
+  totalSkipped: number;
+  fees: number;
+  funding: number;
+  /** Realised equity curve extremes: the worst fall from a peak (USD and % of the peak), the best rise from a trough (%). */
+  maxDrawDownPnl: number;
+  maxDrawDown: number;
+  maxDrawUp: number;
+  maxVolMultiplier: number;
+  finalBalance: number;
+}
+
+/** One fill of a simulated copy, for callers that compare runs fill by fill (the differential test). */
+export interface SimulatedFill {
+  time: number;
+  indexToken: string;
+  isLong: boolean;
+  kind: 'OPEN' | 'INCREASE' | 'DECREASE' | 'CLOSE';
+  price: number;
+  notional: number;
+  fee: number;
+  realised: number;
+}
+
+/** A run's totals, and, when asked for, its equity curve and positions. */
+export interface RunResult {
+  totals: RunTotals;
+  equity: EquityPoint[] | null;
+  positions: SimulatorPosition[] | null;
+}
+
+/** A copy held by the simulation: the live position's money fields plus what the replay needs. */
+interface Copy extends HeldPosition {
+  token: number;
+  key: number;
+  openTime: number;
+  initialVol: number;
+  sourceInitialVol: number;
+  peakMargin: number;
+  peakSize: number;
+  /** Last point of the token's series already checked for exits. */
+  cursor: number;
+  /** Cumulative funding rate when funding was last accrued. */
+  fundingMark: number;
+  /** Exit levels: a point at or below `low` or at or above `high` triggers an exit. */
+  low: number;
+  high: number;
+}
+
+const MICROS = 10 ** USD_DECIMALS;
+const micros = (usd: number): number => Math.round(usd * MICROS);
+
+/**
+ * Which OPEN orders the configuration's filters skip (1), decided once per trader and filter
+ * settings: filters read only the source order, so a sweep shares them.
+ */
+export function filterMask(trader: TraderOrders, filters: FilterSubject): Uint8Array {
+  const mask = new Uint8Array(trader.n);
+  for (let i = 0; i < trader.n; i += 1) {
+    if (trader.type[i] !== ORDER_CODE.OPEN) continue;
+    const order = {
+      indexToken: trader.tokens[trader.token[i]!]!.indexToken,
+      isLong: trader.isLong[i] === 1,
+      sizeDeltaUsd: trader.sizeDelta[i]!,
+      collateralDeltaUsd: trader.collateralDelta[i]!,
+    };
+    if (skipReason(filters, order) !== null) mask[i] = 1;
+  }
+  return mask;
+}
+
+/** Replays `trader`'s orders in [fromTime, toTime] under `s`. `detail` keeps the equity curve and positions. */
+export function simulate(
+  trader: TraderOrders,
+  paths: PricePaths,
+  s: RunSettings,
+  skipped: Uint8Array,
+  detail: boolean,
+  onFill?: (fill: SimulatedFill) => void,
+): RunResult {
+  return new Run(trader, paths, s, detail, onFill).replay(skipped);
+}
+
+/** One replay's state: the wallet, the open copies by source key, the running totals. */
+class Run {
+  private balance: number;
+  private held = 0;
+  private readonly open = new Map<number, Copy>();
+  private readonly t: RunTotals;
+  private peak: number;
+  private trough: number;
+  private readonly equity: EquityPoint[] | null;
+  private readonly positions: SimulatorPosition[] | null;
+  /** followAction reads these fields of the source order; one object is reused. */
+  private readonly scratch: SourceOrder = {
+    id: '',
+    account: '',
+    protocol: '',
+    indexToken: '',
+    isLong: true,
+    type: 'OPEN',
+    sizeDeltaUsd: 0,
+    collateralDeltaUsd: 0,
+    sizeBeforeUsd: 0,
+    collateralBeforeUsd: 0,
+    price: 0,
+    blockTimeMs: 0,
+    txHash: '',
+    isLiquidate: false,
+  };
+
+  constructor(
+    private readonly trader: TraderOrders,
+    private readonly paths: PricePaths,
+    private readonly s: RunSettings,
+    detail: boolean,
+    private readonly onFill?: (fill: SimulatedFill) => void,
+  ) {
+    this.balance = s.balance;
+    this.peak = s.balance;
+    this.trough = s.balance;
+    this.t = {
+      totalTrade: 0,
+      totalWin: 0,
+      totalGain: 0,
+      totalLoss: 0,
+      sumRoi: 0,
+      minRoi: Infinity,
+      maxRoi: -Infinity,
+      minPnl: Infinity,
+      maxPnl: -Infinity,
+      totalStopLoss: 0,
+      totalTakeProfit: 0,
+      totalLiquidate: 0,
+      totalSkipped: 0,
+      fees: 0,
+      funding: 0,
+      maxDrawDownPnl: 0,
+      maxDrawDown: 0,
+      maxDrawUp: 0,
+      maxVolMultiplier: 0,
+      finalBalance: s.balance,
+    };
+    this.equity = detail ? [{ time: s.fromTime, balance: s.balance }] : null;
+    this.positions = detail ? [] : null;
+  }
+
+  replay(skipped: Uint8Array): RunResult {
+    const { trader, s } = this;
+    for (let i = trader.firstAtOrAfter(s.fromTime); i < trader.n; i += 1) {
+      const at = trader.time[i]! + s.delayMs;
+      if (trader.time[i]! > s.toTime || at > s.toTime) break;
+      this.exitsUntil(at);
+      const type = trader.type[i]!;
+      if (type === ORDER_CODE.OPEN) {
+        if (skipped[i] === 0) this.copyOpen(i, at);
+      } else if (type !== ORDER_CODE.MARGIN_TRANSFERRED) this.follow(i, at);
+    }
+    this.exitsUntil(s.toTime);
+    for (const copy of [...this.open.values()]) {
+      const price = this.markAt(copy.token, s.toTime, copy.entryPrice);
+      this.close(copy, this.slipped(price, !copy.isLong), 'COPY_TRADE', s.toTime, 'WINDOW_END');
+    }
+    this.t.finalBalance = this.balance;
+    return { totals: this.t, equity: this.equity, positions: this.positions };
+  }
+
+  /** The price in force at `at` on the path, or `fallback` (the order's own price) before the path starts. */
+  private markAt(token: number, at: number, fallback: number): number {
+    const price = this.paths.series[token]!.priceAt(at);
+    return Number.isNaN(price) ? fallback : price;
+  }
+
+  /** `price` worsened by the slippage for a buy (`buy`) or a sell. */
+  private slipped(price: number, buy: boolean): number {
+    return this.s.slippage === 0 ? price : price * (buy ? 1 + this.s.slippage : 1 - this.s.slippage);
+  }
+
+  private available(): number {
+    return roundUsd(this.balance - this.held / MICROS);
+  }
+
+  /** Closes, in time order, every copy whose exit level the path crosses up to `at`. */
+  private exitsUntil(at: number): void {
+    let hits: { time: number; copy: Copy; point: number }[] | null = null;
+    for (const copy of this.open.values()) {
+      const series = this.paths.series[copy.token]!;
+      const end = series.indexAt(at);
+      if (end <= copy.cursor) continue;
+      const point = series.firstCross(copy.cursor + 1, end, copy.low, copy.high);
+      copy.cursor = end;
+      if (point >= 0) (hits ??= []).push({ time: series.time(point), copy, point });
+    }
+    if (hits === null) return;
+    hits.sort((a, b) => a.time - b.time);
+    for (const { time, copy, point } of hits) {
+      const mark = this.paths.series[copy.token]!.values[point]!;
+      const exit = exitAt(copy, mark);
+      if (exit === null) continue;
+      // Stops and take profits are market orders: they pay the slippage; a liquidation takes the margin.
+      const price = exit === 'LIQUIDATE' ? mark : this.slipped(mark, !copy.isLong);
+      this.close(copy, price, exit, time, exit);
+    }
+  }
+
+  private copyOpen(i: number, at: number): void {
+    const { trader, s } = this;
+    const token = trader.token[i]!;
+    const sourceLong = trader.isLong[i] === 1;
+    const key = token * 2 + (sourceLong ? 1 : 0);
+    const isLong = copySide(sourceLong, s.reverseCopy);
+    const mark = this.markAt(token, at, trader.price[i]!);
+    const previous = this.open.get(key);
+    if (previous) this.close(previous, this.slipped(mark, !previous.isLong), 'OVERWRITE', at, 'OVERWRITE');
+    const price = this.slipped(mark, isLong);
+    const factor = s.volumeProtection
+      ? volumeFactorOfMean(trader.collateralDelta[i]!, trader.lookBackMean(i, s.lookBackOrders))
+      : 1;
+    const size = openSize(s.orderVolume, factor, s.leverage, trader.tokens[token]!.maxLeverage, price);
+    if (cannotPay(size.margin, size.notional, s.fees, this.available()) !== null) {
+      this.t.totalSkipped += 1;
+      return;
+    }
+    const money = openedPosition(s.exits, isLong, size, price, s.fees);
+    const series = this.paths.series[token]!;
+    const copy: Copy = {
+      ...money,
+      token,
+      key,
+      openTime: at,
+      initialVol: size.margin,
+      sourceInitialVol: trader.collateralDelta[i]!,
+      peakMargin: size.margin,
+      peakSize: size.notional,
+      cursor: series.indexAt(at),
+      fundingMark: s.funding ? series.fundingAt(at) : 0,
+      low: -Infinity,
+      high: Infinity,
+    };
+    levels(copy);
+    this.open.set(key, copy);
+    this.held += micros(copy.margin);
+    this.balance = roundUsd(this.balance - money.openFee);
+    this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: money.openFee, realised: 0 });
+  }
+
+  private fill(
+    copy: Copy,
+    kind: SimulatedFill['kind'],
+    time: number,
+    price: number,
+    f: { notional: number; fee: number; realised: number },
+  ): void {
+    if (!this.onFill) return;
+    const indexToken = this.trader.tokens[copy.token]!.indexToken;
+    this.onFill({ time, indexToken, isLong: copy.isLong, kind, price, ...f });
+  }
+
+  /** A source INCREASE, DECREASE or CLOSE for the open copy of its position, if there is one. */
+  private follow(i: number, at: number): void {
+    const { trader, s } = this;
+    const token = trader.token[i]!;
+    const copy = this.open.get(token * 2 + trader.isLong[i]!);
+    if (!copy) return;
+    const o = this.scratch;
+    o.type = trader.typeName(i);
+    o.isLiquidate = trader.isLiquidate[i] === 1;
+    o.sizeDeltaUsd = trader.sizeDelta[i]!;
+    o.sizeBeforeUsd = trader.sizeBefore[i]!;
+    const mark = this.markAt(token, at, trader.price[i]!);
+    const action = followAction(o, copy, mark);
+    if (action === null) return;
+    // A fill that grows a long or shrinks a short buys; the others sell.
+    const price = this.slipped(mark, (action.kind === 'increase') === copy.isLong);
+    if (action.kind === 'close') {
+      this.close(copy, price, 'COPY_TRADE', at, 'COPY_TRADE');
+      return;
+    }
+    this.accrueFunding(copy, at, price);
+    const before = micros(copy.margin);
+    let f: FillFigures;
+    if (action.kind === 'reduce') f = applyReduce(copy, s.exits, action.fraction, price, s.fees);
+    else {
+      const marginDelta = increaseMargin({
+        sizeDeltaUsd: o.sizeDeltaUsd,
+        initialVol: copy.initialVol,
+        sourceInitialVol: copy.sourceInitialVol,
+        leverage: copy.leverage,
+        margin: copy.margin,
+        volume: s.orderVolume,
+        maxVolMultiplier: s.maxVolMultiplier,
+      });
+      if (marginDelta <= 0) return;
+      const notional = roundUsd(marginDelta * copy.leverage);
+      if (cannotPay(marginDelta, notional, s.fees, this.available()) !== null) {
+        this.t.totalSkipped += 1;
+        return;
+      }
+      f = applyIncrease(copy, s.exits, marginDelta, price, s.fees);
+      if (copy.margin > copy.peakMargin) copy.peakMargin = copy.margin;
+      const size = roundUsd(copy.sizeTokens * copy.entryPrice);
+      if (size > copy.peakSize) copy.peakSize = size;
+    }
+    this.held += micros(copy.margin) - before;
+    this.balance = roundUsd(this.balance + f.balanceDelta);
+    levels(copy);
+    this.fill(copy, action.kind === 'reduce' ? 'DECREASE' : 'INCREASE', at, price, f);
+  }
+
+  /** Funding since the last accrual on the copy's size at `price`: longs pay a positive rate. */
+  private accrueFunding(copy: Copy, at: number, price: number): void {
+    if (!this.s.funding) return;
+    const series = this.paths.series[copy.token]!;
+    if (!series.hasFunding) return;
+    const index = series.fundingAt(at);
+    const paid = copy.sizeTokens * price * (index - copy.fundingMark);
+    copy.fundingMark = index;
+    if (paid === 0) return;
+    copy.funding = roundUsd(copy.funding + (copy.isLong ? -paid : paid));
+    copy.pnl = roundUsd(copy.realisedPnl - copy.fee + copy.funding);
+  }
+
+  private close(
+    copy: Copy,
+    price: number,
+    closeType: CloseType,
+    at: number,
+    reason: BacktestCloseReason,
+  ): void {
+    this.accrueFunding(copy, at, price);
+    const margin = copy.margin;
+    const f = applyClose(copy, price, closeType, this.s.fees);
+    const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
+    this.open.delete(copy.key);
+    this.held -= micros(margin);
+    const preBalance = this.balance;
+    this.balance = roundUsd(this.balance + f.balanceDelta);
+    this.fill(copy, 'CLOSE', at, price, f);
+    this.record(copy, why, at, price, preBalance);
+  }
+
+  /** Adds a closed copy to the totals, the equity curve and the positions list. */
+  private record(copy: Copy, why: BacktestCloseReason, at: number, price: number, preBalance: number): void {
+    const t = this.t;
+    const profit = copy.pnl;
+    const roi = copy.peakMargin > 0 ? (profit / copy.peakMargin) * 100 : 0;
+    const volMultiplier = copy.peakMargin / this.s.orderVolume;
+    t.totalTrade += 1;
+    if (profit > 0) {
+      t.totalWin += 1;
+      t.totalGain += profit;
+    } else t.totalLoss += profit;
+    t.sumRoi += roi;
+    if (roi < t.minRoi) t.minRoi = roi;
+    if (roi > t.maxRoi) t.maxRoi = roi;
+    if (profit < t.minPnl) t.minPnl = profit;
+    if (profit > t.maxPnl) t.maxPnl = profit;
+    if (why === 'STOP_LOSS') t.totalStopLoss += 1;
+    else if (why === 'TAKE_PROFIT') t.totalTakeProfit += 1;
+    else if (why === 'LIQUIDATE') t.totalLiquidate += 1;
+    t.fees += copy.fee;
+    t.funding += copy.funding;
+    if (volMultiplier > t.maxVolMultiplier) t.maxVolMultiplier = volMultiplier;
+    const balance = this.balance;
+    if (balance > this.peak) this.peak = balance;
+    if (balance < this.trough) this.trough = balance;
+    const fall = balance - this.peak;
+    if (fall < t.maxDrawDownPnl) t.maxDrawDownPnl = fall;
+    if (this.peak > 0 && (fall / this.peak) * 100 < t.maxDrawDown) t.maxDrawDown = (fall / this.peak) * 100;
+    if (this.trough > 0) t.maxDrawUp = Math.max(t.maxDrawUp, ((balance - this.trough) / this.trough) * 100);
+    this.equity?.push({ time: at, balance });
+    this.positions?.push({
+      position: {
+        account: this.trader.account,
+        indexToken: this.trader.tokens[copy.token]!.indexToken,
+        pair: this.trader.tokens[copy.token]!.pair,
+        isLong: copy.isLong,
+        openTime: copy.openTime,
+        closeTime: at,
+        entryPrice: copy.entryPrice,
+        closePrice: price,
+        size: copy.peakSize,
+        margin: copy.peakMargin,
+        leverage: copy.leverage,
+        realisedPnl: copy.realisedPnl,
+        fee: copy.fee,
+        funding: copy.funding,
+        pnl: profit,
+      },
+      preBalance,
+      balance,
+      profit,
+      roi,
+      volMultiplier,
+      closeReason: why,
+    });
+  }
+}
+
+/** The exit levels of a copy from its liquidation price and its stored triggers. */
+function levels(copy: Copy): void {
+  const liquidation = liquidationPrice(copy.isLong, copy.entryPrice, copy.leverage);
+  if (copy.isLong) {
+    copy.low = Math.max(liquidation, copy.stopLossPrice ?? -Infinity);
+    copy.high = copy.takeProfitPrice ?? Infinity;
+  } else {
+    copy.high = Math.min(liquidation, copy.stopLossPrice ?? Infinity);
+    copy.low = copy.takeProfitPrice ?? -Infinity;
+  }
+}

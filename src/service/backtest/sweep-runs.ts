@@ -1,0 +1,113 @@
+// The configurations of a sweep and the runs over them, the same on the main thread and in the
+// sweep's worker thread (docs/backtest.md, Sweep).
+import {
+  SWEEP_FIELDS,
+  type BacktestRequest,
+  type SweepItem,
+  type SweepRank,
+  type SweepRequest,
+} from '../../shared/api/backtest';
+import type { TokenMeta } from './trader-orders';
+import type { SourceOrder } from '../copy/types';
+import type { FilterSubject } from '../copy/filters';
+import { PriceSeries, type PriceSeriesData } from './price-series';
+import { simulate, type PricePaths } from './simulate';
+import { runSettingsOf, sweptOf, type SweptValues } from './settings';
+import { summaryOf } from './summary';
+import { traderOf } from './stored-orders';
+import type { TraderOrders } from './trader-orders';
+
+/** One account ready to run: its orders, its price paths, the OPENs its filters skip. */
+export interface PreparedTrader {
+  trader: TraderOrders;
+  paths: PricePaths;
+  mask: Uint8Array;
+}
+
+/** A prepared trader as plain data, for a worker thread. */
+export interface PreparedData {
+  account: string;
+  protocol: string;
+  orders: readonly SourceOrder[];
+  tokens: readonly TokenMeta[];
+  kind: PricePaths['kind'];
+  series: PriceSeriesData[];
+  mask: Uint8Array;
+}
+
+/** What a worker thread needs to run a share of a sweep. */
+export interface SweepTask {
+  body: SweepRequest;
+  filters: FilterSubject;
+  window: { fromTime: number; toTime: number };
+  traders: PreparedData[];
+  configs: SweptValues[];
+  rankBy: SweepRank;
+  /** Jobs [from, to) of the job list: job j is config j % configs of trader ⌊j / configs⌋. */
+  from: number;
+  to: number;
+}
+
+export const dataOf = (p: PreparedTrader): PreparedData => ({
+  account: p.trader.account,
+  protocol: p.trader.protocol,
+  orders: p.trader.orders,
+  tokens: p.trader.tokens,
+  kind: p.paths.kind,
+  series: p.paths.series.map((s) => s.data()),
+  mask: p.mask,
+});
+
+export function preparedOf(d: PreparedData): PreparedTrader {
+  const byKey = new Map(d.tokens.map((t) => [t.indexToken.toLowerCase(), t]));
+  const trader = traderOf(d.account, d.protocol, d.orders, (indexToken) =>
+    byKey.get(indexToken.toLowerCase())!,
+  );
+  return { trader, paths: { kind: d.kind, series: d.series.map((s) => PriceSeries.of(s)) }, mask: d.mask };
+}
+
+/** Every combination of the swept lists, in SWEEP_FIELDS order (the last field varies fastest). */
+export function configurationsOf(body: SweepRequest): SweptValues[] {
+  const base = sweptOf({ ...body, ...firstOf(body) } as BacktestRequest);
+  let configs: SweptValues[] = [base];
+  for (const field of SWEEP_FIELDS) {
+    const values = body[field] as unknown[] | undefined;
+    if (!values) continue;
+    configs = configs.flatMap((c) => values.map((v) => ({ ...c, [field]: v })));
+  }
+  return configs;
+}
+
+function firstOf(body: SweepRequest): Record<string, unknown> {
+  const first: Record<string, unknown> = {};
+  for (const field of SWEEP_FIELDS) first[field] = (body[field] as unknown[] | undefined)?.[0];
+  return first;
+}
+
+/** The ranked metric: ROI, or ROI per percent of max drawdown (a drawdown under 1 % counts as 1 %). */
+export function scoreOf(rankBy: SweepRank, roi: number, maxDrawDown: number): number {
+  return rankBy === 'roi' ? roi : roi / Math.max(1, Math.abs(maxDrawDown));
+}
+
+/** Runs jobs [from, to) of a sweep; items come back unranked (rank 0). */
+export function runJobs(
+  traders: readonly PreparedTrader[],
+  body: SweepRequest,
+  filters: FilterSubject,
+  window: { fromTime: number; toTime: number },
+  configs: readonly SweptValues[],
+  rankBy: SweepRank,
+  from: number,
+  to: number,
+): SweepItem[] {
+  const items: SweepItem[] = [];
+  for (let j = from; j < to; j += 1) {
+    const p = traders[Math.floor(j / configs.length)]!;
+    const settings = configs[j % configs.length]!;
+    const s = runSettingsOf(body, settings, filters, window);
+    const run = simulate(p.trader, p.paths, s, p.mask, false);
+    const summary = summaryOf(p.trader.account, p.trader.protocol, s.balance, run.totals, p.paths.kind);
+    items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
+  }
+  return items;
+}

@@ -1,0 +1,126 @@
+// One trader's stored orders on one protocol, preloaded into typed arrays once, so that many
+// configurations replay them without touching SQLite or allocating per order (docs/backtest.md, Speed).
+import type { SourceOrder } from '../copy/types';
+import { PriceSeries } from './price-series';
+
+/** Order types as stored in `TraderOrders.type`. */
+export const ORDER_CODE = { OPEN: 0, INCREASE: 1, DECREASE: 2, CLOSE: 3, MARGIN_TRANSFERRED: 4 } as const;
+const TYPE_NAMES = ['OPEN', 'INCREASE', 'DECREASE', 'CLOSE', 'MARGIN_TRANSFERRED'] as const;
+
+/** A token the trader traded, as the protocol lists it. */
+export interface TokenMeta {
+  indexToken: string;
+  pair: string;
+  /** The venue's maximum leverage, or null when the catalogue does not list the token (no cap). */
+  maxLeverage: number | null;
+}
+
+/**
+ * A trader's orders in time order (ties keep their stored order), columns in typed arrays. The
+ * look-back history of volume protection is kept as the OPEN/INCREASE margins in time order.
+ */
+export class TraderOrders {
+  readonly n: number;
+  readonly time: Float64Array;
+  readonly type: Uint8Array;
+  readonly isLong: Uint8Array;
+  readonly isLiquidate: Uint8Array;
+  /** Index into `tokens`. */
+  readonly token: Int32Array;
+  readonly sizeDelta: Float64Array;
+  readonly collateralDelta: Float64Array;
+  readonly sizeBefore: Float64Array;
+  readonly price: Float64Array;
+  /** How many OPEN/INCREASE orders came strictly before order i's time (its look-back history). */
+  readonly historyEnd: Int32Array;
+  /** Collateral deltas of the OPEN/INCREASE orders, in time order. */
+  readonly growMargins: Float64Array;
+  /** The trader's own fill prices per token: the price path when no mark history covers them. */
+  readonly fills: PriceSeries[];
+
+  constructor(
+    readonly account: string,
+    readonly protocol: string,
+    /** The orders as read, kept to hand the trader to a worker thread. */
+    readonly orders: readonly SourceOrder[],
+    readonly tokens: readonly TokenMeta[],
+    tokenIndex: (indexToken: string) => number,
+  ) {
+    const n = orders.length;
+    this.n = n;
+    this.time = new Float64Array(n);
+    this.type = new Uint8Array(n);
+    this.isLong = new Uint8Array(n);
+    this.isLiquidate = new Uint8Array(n);
+    this.token = new Int32Array(n);
+    this.sizeDelta = new Float64Array(n);
+    this.collateralDelta = new Float64Array(n);
+    this.sizeBefore = new Float64Array(n);
+    this.price = new Float64Array(n);
+    this.historyEnd = new Int32Array(n);
+    const grows: number[] = [];
+    const growTimes: number[] = [];
+    orders.forEach((o, i) => {
+      this.time[i] = o.blockTimeMs;
+      this.type[i] = ORDER_CODE[o.type];
+      this.isLong[i] = o.isLong ? 1 : 0;
+      this.isLiquidate[i] = o.isLiquidate ? 1 : 0;
+      this.token[i] = tokenIndex(o.indexToken);
+      this.sizeDelta[i] = o.sizeDeltaUsd;
+      this.collateralDelta[i] = o.collateralDeltaUsd;
+      this.sizeBefore[i] = o.sizeBeforeUsd;
+      this.price[i] = o.price;
+      if (o.type === 'OPEN' || o.type === 'INCREASE') {
+        grows.push(o.collateralDeltaUsd);
+        growTimes.push(o.blockTimeMs);
+      }
+    });
+    this.growMargins = Float64Array.from(grows);
+    // The live engine reads the orders strictly before this one's time (copy/store.ts lookBack).
+    let h = 0;
+    for (let i = 0; i < n; i += 1) {
+      while (h < growTimes.length && growTimes[h]! < this.time[i]!) h += 1;
+      this.historyEnd[i] = h;
+    }
+    this.fills = tokens.map((_, k) => {
+      const times: number[] = [];
+      const prices: number[] = [];
+      for (let i = 0; i < n; i += 1)
+        if (this.token[i] === k) {
+          times.push(this.time[i]!);
+          prices.push(this.price[i]!);
+        }
+      return new PriceSeries(Float64Array.from(prices), Float64Array.from(times));
+    });
+  }
+
+  /** The order's type by name. */
+  typeName(i: number): SourceOrder['type'] {
+    return TYPE_NAMES[this.type[i]!]!;
+  }
+
+  /** The first order at or after `t` (n when none). */
+  firstAtOrAfter(t: number): number {
+    let lo = 0;
+    let hi = this.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.time[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * volumeProtection's mean source margin of the last `lookBack` OPEN/INCREASE orders before
+   * order i, summed newest first as the live engine sums them; NaN without history.
+   */
+  lookBackMean(i: number, lookBack: number): number {
+    const end = this.historyEnd[i]!;
+    const start = Math.max(0, end - lookBack);
+    if (end === start) return NaN;
+    let sum = 0;
+    for (let j = end - 1; j >= start; j -= 1) sum += this.growMargins[j]!;
+    return sum / (end - start);
+  }
+}
