@@ -3,8 +3,9 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 // main: the Electron entry plus the two Node entry points that run without Electron
-// (the web shell and the local service), so `npm start` runs built JavaScript, and the dataset
-// worker, which the core starts as a worker thread from the file beside its bundle.
+// (the web shell and the local service), so `npm start` runs built JavaScript, and the two worker
+// threads, each started from the file beside the bundle that starts it: the core's dataset worker
+// and the service's backtest sweep worker (the packaged app has only these files: docs/desktop.md).
 // preload: one CommonJS file, because a sandboxed window cannot load an ES module preload.
 export default defineConfig({
   main: {
@@ -16,6 +17,7 @@ export default defineConfig({
           web: resolve('src/main/web/cli.ts'),
           service: resolve('src/service/cli.ts'),
           'dataset-worker': resolve('src/main/core/cache/datasets/dataset-worker.ts'),
+          'sweep-worker': resolve('src/service/backtest/sweep-worker.ts'),
         },
       },
     },

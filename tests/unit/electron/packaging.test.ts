@@ -168,6 +168,7 @@ describe('the build makes every file the packaged app loads', () => {
       'main/web.js',
       'main/service.js',
       'main/dataset-worker.js',
+      'main/sweep-worker.js',
       'preload/index.cjs',
       'renderer/index.html',
     ];
@@ -192,7 +193,13 @@ describe('the build makes every file the packaged app loads', () => {
         if (/\.(c?js|html)$/.test(segments.at(-1)!)) loaded.add(segments.filter((s) => s !== '..').join('/'));
       }
     expect([...loaded]).toEqual(
-      expect.arrayContaining(['preload/index.cjs', 'renderer/index.html', 'service.js', 'dataset-worker.js']),
+      expect.arrayContaining([
+        'preload/index.cjs',
+        'renderer/index.html',
+        'service.js',
+        'dataset-worker.js',
+        'sweep-worker.js',
+      ]),
     );
     for (const name of loaded)
       expect(
