@@ -19,6 +19,9 @@ import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
 import { installJsonParser } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
+import { installCors } from './http/cors';
+import { realClientConfigRoutes } from './http/routes/real-client-config';
+import { traderExtraRoutes } from './http/routes/trader-extras';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret, readMeta } from './store/meta';
@@ -107,12 +110,15 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   });
   installErrorHandlers(app);
   installJsonParser(app);
+  installCors(app, config.corsOrigins);
   installRateLimit(app, ctx, { ...config.rateLimit, now: () => config.now().getTime() });
   authRoutes(app, ctx);
   // The live market starts further down; /health reports its state once it runs.
   let live: ReturnType<typeof startLiveWorld> | null = null;
   tokenRoutes(app, ctx, () => live?.health() ?? null);
   statisticRoutes(app, ctx);
+  realClientConfigRoutes(app, ctx);
+  traderExtraRoutes(app, ctx);
   copyTradingRoutes(app, ctx);
   withdrawFeeRoutes(app, ctx);
   graphqlRoutes(app, ctx);

@@ -8,6 +8,7 @@ import { createApiKey } from './auth/api-keys';
 import { openServiceDatabase } from './store/database';
 import { IMPORT_USAGE, runImportCommand } from './market/importers/command';
 import { HYPERLIQUID_DEFAULTS } from './venues/hyperliquid/hyperliquid-feed';
+import { parseCorsOrigins } from './http/cors';
 
 /**
  * `npm run service -- [--host H] [--port P] [--db FILE] …` serves the API;
@@ -19,6 +20,7 @@ const USAGE = `Usage:
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
                      [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME] [--log-dir DIR]
                      [--demo] [--live] [--admin-key KEY]
+                     [--cors-origin ORIGIN[,ORIGIN…]] [--public-anonymous]
                      [--feed hyperliquid] [--feed-url URL] [--feed-ws-url URL] [--feed-leaderboard-url URL]
                      [--track ACCOUNT[,ACCOUNT…]] [--track-top N] [--feed-leverage N] [--feed-weight-per-minute N]
   npm run service -- create-api-key --db FILE [--label TEXT]
@@ -51,6 +53,8 @@ const options = {
   'track-top': { type: 'string' },
   'feed-leverage': { type: 'string' },
   'feed-weight-per-minute': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'public-anonymous': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -92,6 +96,8 @@ function configFrom(values: Flags): ServiceConfig {
     onProgress: printProgress,
     feed: feedFrom(values),
     ...(values.now !== undefined && { asOf: parseNow(values.now) }),
+    ...(values['cors-origin'] !== undefined && { corsOrigins: corsOriginsFlag(values['cors-origin']) }),
+    ...(values['public-anonymous'] === true && { publicAnonymous: true }),
     ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
     ...(values['service-name'] !== undefined && {
       serviceName: nonEmpty('--service-name', values['service-name']),
@@ -256,6 +262,13 @@ function rateLimitFlag(raw: string): ServiceConfig['rateLimit'] {
     perSecond: rate,
     burst: burst === undefined ? rate * 2 : integerFlag('--rate-limit burst', burst, 1, 10_000_000),
   };
+}
+
+/** `--cors-origin http://localhost:3000[,…]`, repeatable (docs/real-clients.md). */
+function corsOriginsFlag(raw: string[]): string[] {
+  const parsed = parseCorsOrigins(raw.join(','));
+  if ('error' in parsed) throw new UsageError(parsed.error);
+  return parsed.origins;
 }
 
 function nonEmpty(name: string, raw: string): string {

@@ -21,6 +21,10 @@ export interface ServiceConfig {
   withdrawBase: number;
   /** Requests per second per credential (or per address when anonymous), and the burst. */
   rateLimit: { perSecond: number; burst: number };
+  /** Browser origins allowed to call the service (`--cors-origin`); none by default (docs/real-clients.md). */
+  corsOrigins: string[];
+  /** `--public-anonymous`: the public statistic reads answer without a credential (docs/real-clients.md). */
+  publicAnonymous: boolean;
   /**
    * The instant statistics and windows are computed as of (`--now`), so a run can be reproduced;
    * null = the clock. Logins, points in time and rate limits always use the clock.
@@ -56,6 +60,8 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     withdrawFees: { service: 1, transfer: 1, withdraw: 1 },
     withdrawBase: 5,
     rateLimit: { perSecond: 50, burst: 100 },
+    corsOrigins: [],
+    publicAnonymous: false,
     adminKey: null,
     seedFixture: false,
     demo: false,

@@ -14,6 +14,7 @@ import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { authenticate } from '../../auth/credentials';
+import { publicReadAccess } from '../public-access';
 import { LiveProtocols } from '../../market/tokens';
 import { storedAddress, type Condition } from '../../store/conditions';
 import { currentGeneration } from '../../store/statistics';
@@ -56,6 +57,8 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   const credentials = (accepts: 'jwtOrApiKey' | 'apiKey') => async (request: FastifyRequest) => {
     await authenticate(ctx, request, accepts);
   };
+  // The `/public/...` reads also answer anonymously with --public-anonymous (docs/real-clients.md).
+  const publicRead = publicReadAccess(ctx);
   // Statistic reads change only when a new generation is written, so their answers are cached
   // per generation; positions are live and never cached.
   const cache = new ResponseCache();
@@ -99,7 +102,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
 
   app.post(
     '/public/:protocol/position/statistic/filter',
-    { preHandler: credentials('jwtOrApiKey') },
+    { preHandler: publicRead },
     async (request, reply) =>
       statisticPage(request, reply, 'public', () => {
         const body = validate(publicStatisticFilterBodySchema, request.body);
@@ -122,7 +125,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
 
   app.get(
     '/public/:protocol/position/statistic/trader/:account',
-    { preHandler: credentials('jwtOrApiKey') },
+    { preHandler: publicRead },
     async (request, reply) => {
       const protocol = protocolOf(request);
       const given = validate(addressSchema, (request.params as { account: string }).account, 'account');
@@ -165,12 +168,8 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
     }
     return pnlStatistics(ctx.db, body.accounts, body.statisticType, statisticsNowMs(ctx.config));
   };
-  app.post(pnlStatisticsPath(ctx.config.venue), { preHandler: credentials('jwtOrApiKey') }, pnlHandler);
-  app.post(
-    '/public/position/statistic/pnl-statistics',
-    { preHandler: credentials('jwtOrApiKey') },
-    pnlHandler,
-  );
+  app.post(pnlStatisticsPath(ctx.config.venue), { preHandler: publicRead }, pnlHandler);
+  app.post('/public/position/statistic/pnl-statistics', { preHandler: publicRead }, pnlHandler);
 
   const positionsHandler = async (request: FastifyRequest) => {
     const protocol = protocolOf(request);

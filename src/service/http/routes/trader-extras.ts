@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { addressSchema } from '../../../shared/api/common';
+import {
+  openingPositionsQuerySchema,
+  tokenStatisticQuerySchema,
+  traderPnlQuerySchema,
+} from '../../../shared/api/real-client';
+import type { ServiceContext } from '../context';
+import { statisticsNowMs } from '../../config';
+import { ServiceError } from '../errors';
+import { validate } from '../validate';
+import { publicReadAccess } from '../public-access';
+import { LiveProtocols } from '../../market/tokens';
+import { storedAddress } from '../../store/conditions';
+import {
+  lastOrder,
+  openingPositions,
+  tokenStatistics,
+  traderExchanges,
+  traderPnlDays,
+} from '../../real-client/trader-reads';
+
+/**
+ * One trader's reads that the real web client makes on its trader page, outside the spec
+ * (docs/real-clients.md, docs/service.md "Outside the spec"). They take what the spec's public
+ * statistic endpoints take: a JWT or an API key, or nothing with `--public-anonymous`, since the
+ * client calls them logged out beside those. An account the service does not know answers empty.
+ */
+export function traderExtraRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const known = new LiveProtocols(ctx.db);
+  const preHandler = publicReadAccess(ctx);
+  const traderOf = (request: FastifyRequest) => {
+    const { protocol, account } = request.params as { protocol: string; account: string };
+    if (!known.current().has(protocol))
+      throw new ServiceError(
+        'VALIDATION_FAILED',
+        `protocol ${JSON.stringify(protocol)} is not a known protocol`,
+      );
+    return { protocol, account: storedAddress(validate(addressSchema, account, 'account')) };
+  };
+
+  app.get('/public/position/statistic/exchange/:account', { preHandler }, async (request) => {
+    const { account } = request.params as { account: string };
+    return traderExchanges(ctx.db, storedAddress(validate(addressSchema, account, 'account')));
+  });
+
+  app.get('/:protocol/statistic/trader/pnl/:account', { preHandler }, async (request) => {
+    const { protocol, account } = traderOf(request);
+    const query = validate(traderPnlQuerySchema, request.query, 'query');
+    return traderPnlDays(ctx.db, protocol, account, query, statisticsNowMs(ctx.config));
+  });
+
+  app.get('/:protocol/position/tokens/:account/statistic', { preHandler }, async (request) => {
+    const { protocol, account } = traderOf(request);
+    return tokenStatistics(
+      ctx.db,
+      protocol,
+      account,
+      validate(tokenStatisticQuerySchema, request.query, 'query'),
+    );
+  });
+
+  app.get('/:protocol/position/opening/:account', { preHandler }, async (request) => {
+    const { protocol, account } = traderOf(request);
+    const query = validate(openingPositionsQuerySchema, request.query, 'query');
+    return openingPositions(ctx.db, protocol, account, query);
+  });
+
+  app.get('/:protocol/order/:account/last-order', { preHandler }, async (request) => {
+    const { protocol, account } = traderOf(request);
+    return lastOrder(ctx.db, protocol, account);
+  });
+}
