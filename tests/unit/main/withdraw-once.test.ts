@@ -165,6 +165,22 @@ describe('withdrawals are never paid twice or forgotten (docs/security.md, Withd
     expect(log.list('local', 'u1')).toMatchObject([{ id: KEY, status: 'PENDING' }]);
   });
 
+  it('treats the same withdrawal confirmed again after a reload as a retry of the unsettled one', async () => {
+    const db = openCacheDatabase(':memory:');
+    const service = new FakeService();
+    service.next = 'timeout-after-paying';
+    await expect(terminal(service, new WithdrawalLog(db))['withdraw:submit'](request)).rejects.toBeTruthy();
+    // The window was reloaded: the form lost its key, the user types the same withdrawal again
+    // and confirms it, so the renderer makes a new key. The record of the first is SUBMITTING.
+    const again = { ...request, idempotencyKey: 'a1d7c0de-0000-4000-8000-000000000001' };
+    const record = await terminal(service, new WithdrawalLog(db))['withdraw:submit'](again);
+    expect(service.payments).toBe(1);
+    expect(record).toMatchObject({ id: KEY, status: 'PENDING' });
+    // Once that one is settled, the same amount again is a new withdrawal, paid.
+    await terminal(service, new WithdrawalLog(db))['withdraw:submit'](again);
+    expect(service.payments).toBe(2);
+  });
+
   it('refuses a key already used for another withdrawal', async () => {
     const service = new FakeService();
     const handlers = terminal(service, new WithdrawalLog(openCacheDatabase(':memory:')));

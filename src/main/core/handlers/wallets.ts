@@ -206,7 +206,15 @@ export function createWalletHandlers(deps: DomainDeps): Pick<Handlers, WalletCha
     // twice. The record is written before the request leaves (docs/security.md, Withdrawals).
     'withdraw:submit': async ({ idempotencyKey, ...request }) => {
       const context = profiles.active();
-      const key = idempotencyKey ?? randomUUID();
+      const { session } = await context.session.status();
+      const userId = session?.userId ?? '';
+      const given = idempotencyKey ?? randomUUID();
+      // The same withdrawal confirmed again while one is still SUBMITTING (its answer was lost, and
+      // a reload took the form's key with it) is a retry of that one: it takes that key, so the
+      // service answers the first instead of paying twice. Once settled, the same again is new.
+      const key = deps.withdrawals.find(context.id, given)
+        ? given
+        : (deps.withdrawals.submitting(context.id, userId).find((r) => sameRequest(r, request))?.id ?? given);
       const earlier = deps.withdrawals.find(context.id, key);
       if (earlier && !sameRequest(earlier, request))
         throw new CoreError(
@@ -216,8 +224,7 @@ export function createWalletHandlers(deps: DomainDeps): Pick<Handlers, WalletCha
       // Settled already (the service answered): the same record, nothing sent again.
       if (earlier && earlier.status !== WITHDRAWAL_SUBMITTING && earlier.problem === undefined)
         return earlier;
-      const { session } = await context.session.status();
-      deps.withdrawals.begin(context.id, session?.userId ?? '', key, request, new Date());
+      deps.withdrawals.begin(context.id, userId, key, request, new Date());
       return send(context, key, request, () => {
         // A first try: no record. A try again after a refusal: refused as before. A try again
         // after a lost answer: still SUBMITTING (that first try may have arrived).
