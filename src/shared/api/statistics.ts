@@ -262,6 +262,18 @@ export const EXTRA_RANKING_KEYS = [
   'maxLoseStreak',
 ] as const satisfies readonly StatisticNumericField[];
 
+/**
+ * Ranking keys where a lower figure ranks better (semantics.md Ranking; docs/statistics.md for
+ * maxLoseStreak); higher is better for every other key. The service, the core's offline rankings
+ * and the terminal's tooltips all read this one list.
+ */
+export const LOWER_IS_BETTER_RANKING_KEYS: ReadonlySet<string> = new Set([
+  'avgDuration',
+  'avgLeverage',
+  'orderPositionRatio',
+  'maxLoseStreak',
+]);
+
 /** Every key the local service ranks: the spec's, then the extras. */
 export const RANKING_KEYS = [...SPEC_RANKING_KEYS, ...EXTRA_RANKING_KEYS] as const;
 export type RankingKey = (typeof RANKING_KEYS)[number];

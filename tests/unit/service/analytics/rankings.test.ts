@@ -1,7 +1,7 @@
 // Percentile rankings (semantics.md Ranking): 100 × #strictly worse / (N − 1), 2 decimals.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RANKING_KEYS } from '../../../../src/shared/api/statistics';
+import { LOWER_IS_BETTER_RANKING_KEYS, RANKING_KEYS } from '../../../../src/shared/api/statistics';
 import type { RankingKey } from '../../../../src/shared/api/statistics';
 import { RANKING_DIRECTION, rankPopulation } from '../../../../src/service/analytics/rankings';
 import type { RankingInput } from '../../../../src/service/analytics/rankings';
@@ -111,5 +111,22 @@ describe('rankPopulation properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('ranking directions', () => {
+  it("the service's table and the contract's lower-is-better list agree (the core and terminal read the list)", () => {
+    const lower = RANKING_KEYS.filter((k) => RANKING_DIRECTION[k] === 'lowerIsBetter');
+    expect(lower.sort()).toEqual([...LOWER_IS_BETTER_RANKING_KEYS].sort());
+    expect(lower).toContain('maxLoseStreak');
+  });
+
+  it('rank the added keys: a higher Sharpe, a longer winning and a shorter losing streak are better', () => {
+    const [good, bad] = rankPopulation([
+      rec({ sharpeRatio: 1.5, maxWinStreak: 4, maxLoseStreak: 1 }),
+      rec({ sharpeRatio: null, maxWinStreak: 2, maxLoseStreak: 5 }),
+    ]);
+    expect([good?.sharpeRatio, good?.maxWinStreak, good?.maxLoseStreak]).toEqual([100, 100, 100]);
+    expect([bad?.sharpeRatio, bad?.maxWinStreak, bad?.maxLoseStreak]).toEqual([0, 0, 0]);
   });
 });

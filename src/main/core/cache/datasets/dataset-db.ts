@@ -85,6 +85,24 @@ export const datasetMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'records with the statistics real clients select',
+    up: (db) => {
+      // A record's numbers are stored by position in the contract's field list (fields.ts), which
+      // grew (docs/statistics.md): numbers written before would be read into the wrong fields. The
+      // downloads are dropped and say so; starting one again downloads it afresh.
+      db.exec(`
+        DELETE FROM records;
+        DELETE FROM chunks;
+        DELETE FROM columns;
+        UPDATE datasets SET state = 'failed',
+          message = 'Downloaded before Copydesk added new statistics; download it again.',
+          gen = gen + 1, pit_id = NULL, cursors = '{"asc":null,"desc":null}', downloaded = 0,
+          chunks = 0, total = NULL, live_gen = NULL, live_records = 0, completed_at = NULL;
+      `);
+    },
+  },
 ];
 
 /** A record's place: chunk number × this + its index in the chunk (batches hold at most 1000). */

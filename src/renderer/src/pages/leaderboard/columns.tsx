@@ -130,7 +130,8 @@ const LEADERBOARD_COLUMNS: readonly LeaderboardColumn[] = [
   {
     id: 'score',
     label: 'Score',
-    title: 'Average of the 13 percentiles (0–100): one number for how the trader ranks overall.',
+    title:
+      'Average of the percentiles the service ranks on (0–100): one number for how the trader ranks overall.',
     group: 'Percentiles',
     align: 'right',
     width: 104,

@@ -3,7 +3,7 @@
 // columns and filters and the trader page's grid and tooltips all read them from here.
 import type { Window } from '../../../../shared/api/common';
 import type { RankingKey, StatisticNumericField } from '../../../../shared/api/statistics';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
+import { LOWER_IS_BETTER_RANKING_KEYS, RANKING_KEYS } from '../../../../shared/api/statistics';
 import {
   MISSING,
   formatDuration,
@@ -114,6 +114,40 @@ export const STAT_FIELDS: readonly StatField[] = [
     group: 'Profit',
     formula: "Σ fee over the window's closed positions.",
   },
+  {
+    key: 'realisedLongPnl',
+    label: 'Long realised PnL',
+    short: 'Long realised',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: 'Σ realisedPnl of the long positions closed in the window; 0 with none.',
+  },
+  {
+    key: 'realisedShortPnl',
+    label: 'Short realised PnL',
+    short: 'Short realised',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: 'Σ realisedPnl of the short positions closed in the window; 0 with none.',
+  },
+  {
+    key: 'longPnl',
+    label: 'Long PnL',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: `Σ pnl of the long positions; ${PNL}. Long PnL + short PnL = PnL.`,
+  },
+  {
+    key: 'shortPnl',
+    label: 'Short PnL',
+    kind: 'usd',
+    group: 'Profit',
+    signed: true,
+    formula: `Σ pnl of the short positions; ${PNL}.`,
+  },
   // Returns
   {
     key: 'realisedAvgRoi',
@@ -202,6 +236,46 @@ export const STAT_FIELDS: readonly StatField[] = [
     kind: 'ratio',
     group: 'Returns',
     formula: 'G / |L| with pnl after fees and funding; equals G when nothing was lost.',
+  },
+  {
+    key: 'realisedSharpeRatio',
+    label: 'Sharpe ratio',
+    short: 'Sharpe',
+    kind: 'ratio',
+    group: 'Returns',
+    signed: true,
+    formula:
+      "mean / sample standard deviation (n − 1) of the window's realisedRoi: return per unit of spread; empty (—) with fewer than two trades or no spread.",
+  },
+  {
+    key: 'sharpeRatio',
+    label: 'Net Sharpe ratio',
+    short: 'Net Sharpe',
+    kind: 'ratio',
+    group: 'Returns',
+    signed: true,
+    formula:
+      'Sharpe ratio of roi (after fees and funding): mean / sample standard deviation; empty with fewer than two trades or no spread.',
+  },
+  {
+    key: 'realisedSortinoRatio',
+    label: 'Sortino ratio',
+    short: 'Sortino',
+    kind: 'ratio',
+    group: 'Returns',
+    signed: true,
+    formula:
+      'mean realisedRoi / downside deviation, sqrt(Σ min(realisedRoi, 0)² / n): only losses count as risk; empty with fewer than two trades or no losing one.',
+  },
+  {
+    key: 'sortinoRatio',
+    label: 'Net Sortino ratio',
+    short: 'Net Sortino',
+    kind: 'ratio',
+    group: 'Returns',
+    signed: true,
+    formula:
+      'Sortino ratio of roi (after fees and funding): mean / sqrt(Σ min(roi, 0)² / n); empty with fewer than two trades or no losing one.',
   },
   // Risk
   {
@@ -305,6 +379,38 @@ export const STAT_FIELDS: readonly StatField[] = [
   },
   { key: 'totalLose', label: 'Losses', kind: 'count', group: 'Activity', formula: 'trades − wins.' },
   {
+    key: 'winStreak',
+    label: 'Current win streak',
+    short: 'Win streak',
+    kind: 'count',
+    group: 'Activity',
+    formula: `Wins in a row that end the window, in order of close (${WIN}); 0 when the last trade lost.`,
+  },
+  {
+    key: 'loseStreak',
+    label: 'Current losing streak',
+    short: 'Lose streak',
+    kind: 'count',
+    group: 'Activity',
+    formula: 'Non-winning trades in a row that end the window, in order of close; 0 when the last trade won.',
+  },
+  {
+    key: 'maxWinStreak',
+    label: 'Longest win streak',
+    short: 'Max win str.',
+    kind: 'count',
+    group: 'Activity',
+    formula: 'The most wins in a row in the window, in order of close.',
+  },
+  {
+    key: 'maxLoseStreak',
+    label: 'Longest losing streak',
+    short: 'Max lose str.',
+    kind: 'count',
+    group: 'Activity',
+    formula: 'The most non-winning trades in a row in the window, in order of close.',
+  },
+  {
     key: 'totalVolume',
     label: 'Volume',
     kind: 'usd',
@@ -317,6 +423,20 @@ export const STAT_FIELDS: readonly StatField[] = [
     kind: 'usd',
     group: 'Activity',
     formula: 'Volume / trades: the mean peak notional of a position.',
+  },
+  {
+    key: 'totalLongVolume',
+    label: 'Long volume',
+    kind: 'usd',
+    group: 'Activity',
+    formula: 'Σ size of the long positions closed in the window (peak notional, USD).',
+  },
+  {
+    key: 'totalShortVolume',
+    label: 'Short volume',
+    kind: 'usd',
+    group: 'Activity',
+    formula: 'Σ size of the short positions closed in the window (peak notional, USD).',
   },
   {
     key: 'avgDuration',
@@ -379,12 +499,9 @@ export function statField(key: StatisticNumericField): StatField {
   return field;
 }
 
-/** Ranking keys where a lower figure ranks better (semantics.md Ranking). */
-export const LOWER_IS_BETTER: ReadonlySet<RankingKey> = new Set([
-  'avgDuration',
-  'avgLeverage',
-  'orderPositionRatio',
-]);
+/** Ranking keys where a lower figure ranks better: the contract's list (docs/statistics.md). */
+export const LOWER_IS_BETTER: ReadonlySet<RankingKey> =
+  LOWER_IS_BETTER_RANKING_KEYS as ReadonlySet<RankingKey>;
 
 /** The tooltip of a percentile. */
 export function rankingFormula(key: RankingKey): string {
