@@ -4,6 +4,16 @@ import { expect, test, watchConsole } from './fixtures';
 // and no test noticed. Now the fixture fails any test whose pages log an error; these tests check
 // the guard itself and the start that used to log.
 
+interface CspRecordingPage {
+  cspViolations: string[];
+  document: {
+    addEventListener(
+      type: 'securitypolicyviolation',
+      listener: (event: { violatedDirective: string; blockedURI: string }) => void,
+    ): void;
+  };
+}
+
 test('the guard records console errors and uncaught page errors, and stops when closed', async ({
   browser,
 }) => {
@@ -33,11 +43,12 @@ test('the terminal starts without a Content-Security-Policy refusal or any conso
   terminal,
   consoleGuard,
 }) => {
+  // The page's own record of CSP refusals, beside the console's (the test runs in Node: no DOM types).
   await page.addInitScript(() => {
-    const seen: string[] = [];
-    Object.assign(window, { cspViolations: seen });
-    document.addEventListener('securitypolicyviolation', (event) =>
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    const page = globalThis as unknown as CspRecordingPage;
+    page.cspViolations = [];
+    page.document.addEventListener('securitypolicyviolation', (event) =>
+      page.cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`),
     );
   });
   await page.goto(terminal.url);
@@ -45,8 +56,6 @@ test('the terminal starts without a Content-Security-Policy refusal or any conso
     timeout: 30_000,
   });
   // Every schema parse of the first page has run by now; a refused `new Function` would be logged.
-  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
-    [],
-  );
+  expect(await page.evaluate(() => (globalThis as unknown as CspRecordingPage).cspViolations)).toEqual([]);
   expect(consoleGuard.problems).toEqual([]);
 });
