@@ -33,6 +33,22 @@ const message = (body: unknown) => (body as { message: string }).message;
 const sum = <T>(rows: T[], pick: (row: T) => number) => rows.reduce((acc, row) => acc + pick(row), 0);
 const db = () => svc.service.db;
 
+/** The fields of a FULL record these tests compare with. */
+interface FullRecord {
+  id: string;
+  lastTradeAt: string;
+  lastTradeAtTs: number;
+  indexTokens: string[];
+  totalTrade: number;
+  totalWin: number;
+  longRate: number;
+  realisedPnl: number;
+  pnl: number;
+  totalFee: number;
+  totalVolume: number;
+  realisedMaxRoi: number;
+}
+
 /** The trader of P with the most positions, one with open ones, and its FULL record over HTTP. */
 async function busiestTrader(open: boolean) {
   const account = db()
@@ -43,7 +59,7 @@ async function busiestTrader(open: boolean) {
     .pluck()
     .get(P) as string;
   const { body } = await get(`/public/${P}/position/statistic/trader/${account}`);
-  return { account, full: (body as Record<string, Record<string, number & string[]>>).FULL! };
+  return { account, full: (body as { FULL: FullRecord }).FULL };
 }
 
 describe('the configuration calls (no credentials)', () => {
@@ -137,9 +153,9 @@ describe('GET /{protocol}/statistic/trader/pnl/{account}', () => {
     expect(status).toBe(200);
     const days = traderPnlSeriesSchema.parse(body);
     expect(days.length).toBeGreaterThan(1);
-    expect(sum(days, (d) => d.realisedPnl)).toBeCloseTo(full.realisedPnl as number, 6);
-    expect(sum(days, (d) => d.fee)).toBeCloseTo(full.totalFee as number, 6);
-    expect(sum(days, (d) => d.pnl)).toBeCloseTo(full.pnl as number, 6);
+    expect(sum(days, (d) => d.realisedPnl)).toBeCloseTo(full.realisedPnl, 6);
+    expect(sum(days, (d) => d.fee)).toBeCloseTo(full.totalFee, 6);
+    expect(sum(days, (d) => d.pnl)).toBeCloseTo(full.pnl, 6);
     // Ascending UTC days, each listed once, each with something in it (no isFill).
     const times = days.map((d) => Date.parse(d.date));
     expect(times.every((t, i) => t % DAY === 0 && (i === 0 || t > times[i - 1]!))).toBe(true);
@@ -201,18 +217,16 @@ describe('GET /{protocol}/position/tokens/{account}/statistic', () => {
     expect(status).toBe(200);
     const page = body as { data: TokenStatistic[]; meta: Record<string, number> };
     const rows = page.data.map((r) => tokenStatisticSchema.parse(r));
-    expect(rows.map((r) => r.indexToken).sort()).toEqual([...(full.indexTokens as string[])].sort());
+    expect(rows.map((r) => r.indexToken).sort()).toEqual([...full.indexTokens].sort());
     expect(page.meta).toEqual({ limit: 500, offset: 0, total: rows.length, totalPages: 1 });
     expect(sum(rows, (r) => r.totalTrade)).toBe(full.totalTrade);
     expect(sum(rows, (r) => r.totalWin)).toBe(full.totalWin);
-    expect(sum(rows, (r) => r.totalLong)).toBe(
-      Math.round(((full.longRate as number) * full.totalTrade) / 100),
-    );
-    expect(sum(rows, (r) => r.realisedPnl)).toBeCloseTo(full.realisedPnl as number, 6);
-    expect(sum(rows, (r) => r.pnl)).toBeCloseTo(full.pnl as number, 6);
-    expect(sum(rows, (r) => r.totalVolume)).toBeCloseTo(full.totalVolume as number, 6);
-    expect(sum(rows, (r) => r.totalFee)).toBeCloseTo(full.totalFee as number, 6);
-    expect(Math.max(...rows.map((r) => r.realisedMaxRoi))).toBeCloseTo(full.realisedMaxRoi as number, 9);
+    expect(sum(rows, (r) => r.totalLong)).toBe(Math.round((full.longRate * full.totalTrade) / 100));
+    expect(sum(rows, (r) => r.realisedPnl)).toBeCloseTo(full.realisedPnl, 6);
+    expect(sum(rows, (r) => r.pnl)).toBeCloseTo(full.pnl, 6);
+    expect(sum(rows, (r) => r.totalVolume)).toBeCloseTo(full.totalVolume, 6);
+    expect(sum(rows, (r) => r.totalFee)).toBeCloseTo(full.totalFee, 6);
+    expect(Math.max(...rows.map((r) => r.realisedMaxRoi))).toBeCloseTo(full.realisedMaxRoi, 9);
     for (const row of rows) {
       expect(row.winRate).toBeCloseTo((row.totalWin / row.totalTrade) * 100, 9);
       expect(row.totalWin + row.totalLose).toBe(row.totalTrade);
