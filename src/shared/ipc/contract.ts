@@ -56,6 +56,15 @@ import {
 } from './schemas/settings';
 import { feedAccountsRequestSchema, feedStatusReadSchema } from './schemas/feed';
 import { feedStatusSchema } from '../api/feed';
+import {
+  backtestCancelRequestSchema,
+  backtestCancelSchema,
+  backtestProgressSchema,
+  backtestResponseSchema,
+  backtestRunRequestSchema,
+  backtestSweepRequestSchema,
+  backtestSweepSchema,
+} from './schemas/backtest';
 
 const empty = z.strictObject({});
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be a 0x address of 40 hex digits' });
@@ -175,6 +184,10 @@ export const channels = {
 
   'feed:status': { request: empty, response: feedStatusReadSchema },
   'feed:accounts': { request: feedAccountsRequestSchema, response: feedStatusSchema },
+
+  'backtest:run': { request: backtestRunRequestSchema, response: backtestResponseSchema },
+  'backtest:sweep': { request: backtestSweepRequestSchema, response: backtestSweepSchema },
+  'backtest:cancel': { request: backtestCancelRequestSchema, response: backtestCancelSchema },
 } as const satisfies Record<Channel, { request: z.ZodType; response: z.ZodType }>;
 
 /** Event → payload schema: what the core pushes to the renderer. */
@@ -205,6 +218,8 @@ export const events = {
   }),
   'profile:changed': profilesSchema,
   'export:progress': z.object({ done: z.number(), total: z.number() }),
+  /** Combinations of a running `backtest:sweep` done so far. */
+  'backtest:progress': backtestProgressSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelRequest<C extends Channel> = z.input<(typeof channels)[C]['request']>;

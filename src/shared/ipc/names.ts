@@ -49,6 +49,9 @@ export const channelNames = [
   'export:csv',
   'feed:status',
   'feed:accounts',
+  'backtest:run',
+  'backtest:sweep',
+  'backtest:cancel',
 ] as const;
 export type Channel = (typeof channelNames)[number];
 
@@ -61,6 +64,7 @@ export const eventNames = [
   'copy:activity',
   'profile:changed',
   'export:progress',
+  'backtest:progress',
 ] as const;
 export type EventName = (typeof eventNames)[number];
 

@@ -78,6 +78,13 @@ import {
   type TraderStatisticsByWindow,
 } from '../../../shared/api/statistics';
 import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
+import type {
+  BacktestRequestInput,
+  BacktestResponse,
+  SweepRequestInput,
+  SweepResponse,
+} from '../../../shared/api/backtest';
+import { backtestResponseSchema, sweepResponseSchema } from '../../../shared/ipc/schemas/backtest';
 import { feedStatusResponseSchema, type FeedAccountsBody, type FeedStatus } from '../../../shared/api/feed';
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
 import { GRAPHQL_SELECTIONS, searchQueryText, takesProtocols } from './graphql-queries';
@@ -515,6 +522,18 @@ export class ServiceClient {
       feedStatusResponseSchema,
     );
     return answer.data;
+  }
+
+  // ── Backtests (outside the spec: docs/backtest.md) ──────────────────────────────────────
+
+  /** `POST /{protocol}/back-testing/multiple-order` (JWT or API key): one result per account. */
+  async backtest(protocol: string, body: BacktestRequestInput): Promise<BacktestResponse> {
+    return this.read('POST', `/${seg(protocol)}/back-testing/multiple-order`, body, backtestResponseSchema);
+  }
+
+  /** `POST /{protocol}/back-testing/sweep` (JWT or API key): every combination, best first. */
+  async backtestSweep(protocol: string, body: SweepRequestInput): Promise<SweepResponse> {
+    return this.read('POST', `/${seg(protocol)}/back-testing/sweep`, body, sweepResponseSchema);
   }
 
   // ── Plumbing ─────────────────────────────────────────────────────────────────────────────

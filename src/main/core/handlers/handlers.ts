@@ -13,6 +13,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import type { Wallet } from '../wallet/wallet';
 import type { StatisticsDatasets } from '../cache/datasets';
 import { createAccountHandlers } from './account';
+import { createBacktestHandlers } from './backtest';
 import { createCopyTradingHandlers } from './copy-trading';
 import { createExportHandlers } from './export';
 import { createFeedHandlers } from './feed';
@@ -80,5 +81,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createSettingsHandlers(domain),
     ...createExportHandlers(domain),
     ...createFeedHandlers(domain),
+    ...createBacktestHandlers({ client: () => active().serviceClient(), events: deps.events }),
   };
 }

@@ -63,6 +63,9 @@ const failureTitles: Record<Channel, string> = {
   'export:csv': 'Could not export the table',
   'feed:status': 'Could not read the Hyperliquid feed’s status',
   'feed:accounts': 'Could not change the tracked accounts',
+  'backtest:run': 'The backtest did not run',
+  'backtest:sweep': 'The sweep did not run',
+  'backtest:cancel': 'Could not cancel the sweep',
 };
 
 /** Calls a channel and returns its Result; never throws, never toasts. */
