@@ -3,7 +3,6 @@
 import type {
   BacktestRequest,
   BacktestResponse,
-  SweepItem,
   SweepRequest,
   SweepResponse,
 } from '../../shared/api/backtest';
@@ -14,12 +13,9 @@ import { filterMask, simulate } from './simulate';
 import { filtersOf, runSettingsOf, sweptOf, windowOf, type ListedToken } from './settings';
 import { StoredOrders } from './stored-orders';
 import { summaryOf } from './summary';
-import { configurationsOf, dataOf, runJobs, type PreparedTrader } from './sweep-runs';
+import { configurationsOf, sweepJobs, type PreparedTrader } from './sweep-runs';
 import { SweepPool } from './sweep-pool';
 import type { FilterSubject } from '../copy/filters';
-
-/** Orders × configurations from which a sweep shares its jobs with the worker thread. */
-const PARALLEL_WORK = 2_000_000;
 
 /** Backtests over one service's store. */
 export class Backtests {
@@ -59,33 +55,15 @@ export class Backtests {
     const rankBy = body.rankBy ?? 'roi';
     const configs = configurationsOf(body);
     const traders = body.accounts.map((account) => this.prepare(account, protocol, filters, window));
-    const jobs = traders.length * configs.length;
-    const orders = traders.reduce((n, p) => n + p.trader.n, 0) / Math.max(1, traders.length);
-    let items: SweepItem[];
-    if (jobs > 1 && jobs * orders >= PARALLEL_WORK) {
-      // Half to the worker, half here: both cores (docs/backtest.md, Speed).
-      const half = Math.floor(jobs / 2);
-      const task = {
-        body,
-        filters,
-        window,
-        traders: traders.map(dataOf),
-        configs,
-        rankBy,
-        from: half,
-        to: jobs,
-      };
-      const there = this.pool.run(task).catch(() => null);
-      const here = runJobs(traders, body, filters, window, configs, rankBy, 0, half);
-      const rest = (await there) ?? runJobs(traders, body, filters, window, configs, rankBy, half, jobs);
-      items = [...here, ...rest];
-    } else items = runJobs(traders, body, filters, window, configs, rankBy, 0, jobs);
-    // Best first; equal scores keep the enumeration order.
-    const order = items
-      .map((item, j) => ({ item, j }))
-      .sort((a, b) => b.item.score - a.item.score || a.j - b.j);
-    const data = order.map(({ item }, i) => ({ ...item, rank: i + 1 }));
-    return { protocol, rankBy, combinations: jobs, fromTime: window.fromTime, toTime: window.toTime, data };
+    const data = await sweepJobs(this.pool, { body, filters, window, configs, rankBy }, traders);
+    return {
+      protocol,
+      rankBy,
+      combinations: data.length,
+      fromTime: window.fromTime,
+      toTime: window.toTime,
+      data,
+    };
   }
 
   close(): Promise<void> {

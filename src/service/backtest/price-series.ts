@@ -19,8 +19,10 @@ const BLOCK = 64;
  * cumulative funding rate, for funding.
  */
 export class PriceSeries {
-  private readonly blockMin: Float64Array;
-  private readonly blockMax: Float64Array;
+  /** Leaves: the blocks' min and max; node k's children are 2k and 2k + 1; the root is 1. */
+  private readonly treeMin: Float64Array;
+  private readonly treeMax: Float64Array;
+  private readonly leaves: number;
 
   constructor(
     readonly values: Float64Array,
@@ -31,14 +33,21 @@ export class PriceSeries {
     /** Cumulative funding rate at `fundingStartMs + h × fundingStepMs`; null: no funding known. */
     private readonly funding: { index: Float64Array; startMs: number; stepMs: number } | null = null,
   ) {
-    const blocks = Math.ceil(values.length / BLOCK);
-    this.blockMin = new Float64Array(blocks).fill(Infinity);
-    this.blockMax = new Float64Array(blocks).fill(-Infinity);
+    const blocks = Math.max(1, Math.ceil(values.length / BLOCK));
+    let leaves = 1;
+    while (leaves < blocks) leaves *= 2;
+    this.leaves = leaves;
+    this.treeMin = new Float64Array(2 * leaves).fill(Infinity);
+    this.treeMax = new Float64Array(2 * leaves).fill(-Infinity);
     for (let i = 0; i < values.length; i += 1) {
-      const b = (i / BLOCK) | 0;
+      const leaf = leaves + ((i / BLOCK) | 0);
       const v = values[i]!;
-      if (v < this.blockMin[b]!) this.blockMin[b] = v;
-      if (v > this.blockMax[b]!) this.blockMax[b] = v;
+      if (v < this.treeMin[leaf]!) this.treeMin[leaf] = v;
+      if (v > this.treeMax[leaf]!) this.treeMax[leaf] = v;
+    }
+    for (let k = leaves - 1; k >= 1; k -= 1) {
+      this.treeMin[k] = Math.min(this.treeMin[2 * k]!, this.treeMin[2 * k + 1]!);
+      this.treeMax[k] = Math.max(this.treeMax[2 * k]!, this.treeMax[2 * k + 1]!);
     }
   }
 
@@ -92,22 +101,51 @@ export class PriceSeries {
     return i < 0 ? NaN : this.values[i]!;
   }
 
-  /** The first point in [from, to] (indexes) whose price is ≤ low or ≥ high, or −1. */
-  firstCross(from: number, to: number, low: number, high: number): number {
+  /**
+   * The first point at or after index `from` whose price is ≤ low or ≥ high, or −1: the rest of
+   * `from`'s block point by point, then the first later block whose min or max crosses, found by
+   * descending the block tree, then that block point by point. O(log n + BLOCK).
+   */
+  firstCross(from: number, low: number, high: number): number {
     const values = this.values;
+    const n = values.length;
     let i = Math.max(0, from);
-    const last = Math.min(to, values.length - 1);
-    while (i <= last) {
-      const b = (i / BLOCK) | 0;
-      if (i % BLOCK === 0 && this.blockMin[b]! > low && this.blockMax[b]! < high) {
-        i += BLOCK;
-        continue;
-      }
+    if (i >= n) return -1;
+    const blockEnd = Math.min(n, (((i / BLOCK) | 0) + 1) * BLOCK);
+    for (; i < blockEnd; i += 1) {
       const v = values[i]!;
       if (v <= low || v >= high) return i;
-      i += 1;
+    }
+    if (i >= n) return -1;
+    const block = this.nextBlock((i / BLOCK) | 0, low, high);
+    if (block < 0) return -1;
+    const end = Math.min(n, (block + 1) * BLOCK);
+    for (let j = block * BLOCK; j < end; j += 1) {
+      const v = values[j]!;
+      if (v <= low || v >= high) return j;
     }
     return -1;
+  }
+
+  /** The first block at or after `block` whose min ≤ low or max ≥ high, or −1. */
+  private nextBlock(block: number, low: number, high: number): number {
+    // The test is written out (no closure): this runs at every fill of a backtest.
+    const { treeMin, treeMax, leaves } = this;
+    let k = leaves + block;
+    if (!(treeMin[k]! <= low || treeMax[k]! >= high)) {
+      // Up while a right child; then over to the right sibling, until a subtree crosses.
+      for (;;) {
+        while (k & 1) k >>= 1;
+        if (k === 0) return -1;
+        k += 1;
+        if (treeMin[k]! <= low || treeMax[k]! >= high) break;
+      }
+    }
+    while (k < leaves) {
+      const left = 2 * k;
+      k = treeMin[left]! <= low || treeMax[left]! >= high ? left : left + 1;
+    }
+    return k - leaves;
   }
 
   /** Whether funding rates are known for this path. */

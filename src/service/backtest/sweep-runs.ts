@@ -16,6 +16,7 @@ import { runSettingsOf, sweptOf, type SweptValues } from './settings';
 import { summaryOf } from './summary';
 import { traderOf } from './stored-orders';
 import type { TraderOrders } from './trader-orders';
+import type { SweepPool } from './sweep-pool';
 
 /** One account ready to run: its orders, its price paths, the OPENs its filters skip. */
 export interface PreparedTrader {
@@ -110,4 +111,44 @@ export function runJobs(
     items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
   }
   return items;
+}
+
+/** Orders × configurations from which a sweep shares its jobs with the worker thread. */
+export const PARALLEL_WORK = 2_000_000;
+
+/** What every job of a sweep shares. */
+export interface SweepPlan {
+  body: SweepRequest;
+  filters: FilterSubject;
+  window: { fromTime: number; toTime: number };
+  configs: SweptValues[];
+  rankBy: SweepRank;
+}
+
+/**
+ * Every job of a sweep (each configuration for each trader), ranked best first; equal scores keep
+ * the enumeration order. A large sweep runs half its jobs in the pool's worker thread and half
+ * here, so that it uses both cores; if the worker fails, this thread runs its half too.
+ */
+export async function sweepJobs(
+  pool: SweepPool,
+  plan: SweepPlan,
+  traders: PreparedTrader[],
+): Promise<SweepItem[]> {
+  const { body, filters, window, configs, rankBy } = plan;
+  const jobs = traders.length * configs.length;
+  const orders = traders.reduce((n, p) => n + p.trader.n, 0) / Math.max(1, traders.length);
+  let items: SweepItem[];
+  if (jobs > 1 && jobs * orders >= PARALLEL_WORK) {
+    const half = Math.floor(jobs / 2);
+    const task: SweepTask = { ...plan, traders: traders.map(dataOf), from: half, to: jobs };
+    const there = pool.run(task).catch(() => null);
+    const here = runJobs(traders, body, filters, window, configs, rankBy, 0, half);
+    const rest = (await there) ?? runJobs(traders, body, filters, window, configs, rankBy, half, jobs);
+    items = here.concat(rest);
+  } else items = runJobs(traders, body, filters, window, configs, rankBy, 0, jobs);
+  const order = items
+    .map((item, j) => ({ item, j }))
+    .sort((a, b) => b.item.score - a.item.score || a.j - b.j);
+  return order.map(({ item }, i) => ({ ...item, rank: i + 1 }));
 }

@@ -29,8 +29,31 @@ export interface ExitPrices {
   takeProfitAmount: number | null;
 }
 
-/** A price kept to 12 significant digits: the trigger as stored and shown. */
-export const roundPrice = (price: number): number => Number(price.toPrecision(12));
+/** Powers of ten that doubles hold exactly (10^0 … 10^22). */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * A price kept to 12 significant digits: the trigger as stored and shown; the same number as
+ * `Number(price.toPrecision(12))`, several times faster (the backtest rounds a trigger at every
+ * fill). The fast path scales the price to a 12-digit integer and back by an exact power of ten
+ * (a correctly rounded division, as the parse of the digits is); where the scaled value lies too
+ * close to a rounding tie for the scaling's own rounding to be trusted, or the price is outside
+ * the range the powers cover, it asks toPrecision itself.
+ */
+export function roundPrice(price: number): number {
+  const magnitude = Math.abs(price);
+  if (!(magnitude >= 1e-10 && magnitude < 1e11)) return Number(price.toPrecision(12));
+  const k = 11 - Math.floor(Math.log10(magnitude));
+  const power = EXACT_POWERS[k];
+  if (power === undefined) return Number(price.toPrecision(12));
+  const scaled = magnitude * power;
+  const n = Math.round(scaled);
+  // log10 may land one decade off near powers of ten; a near-tie may round the other way exactly.
+  if (n < 1e11 || n >= 1e12 || Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-3)
+    return Number(price.toPrecision(12));
+  const rounded = n / power;
+  return price < 0 ? -rounded : rounded;
+}
 
 /**
  * The price at which the position's PnL reaches `signedAmount` (negative for a loss): PERCENT
@@ -79,9 +102,12 @@ export function liquidationPrice(isLong: boolean, entryPrice: number, leverage: 
 
 /** Whether `price` is at or past the position's liquidation price. */
 export function crossesLiquidation(p: ExitSubject, price: number): boolean {
-  const liquidation = liquidationPrice(p.isLong, p.entryPrice, p.leverage);
-  return p.isLong ? price <= liquidation : price >= liquidation;
+  return pastLiquidation(p.isLong, price, liquidationPrice(p.isLong, p.entryPrice, p.leverage));
 }
+
+/** Whether `price` is at or past `liquidation` (callers that keep the liquidation price skip its rounding). */
+export const pastLiquidation = (isLong: boolean, price: number, liquidation: number): boolean =>
+  isLong ? price <= liquidation : price >= liquidation;
 
 /** The exit a mark at `price` triggers, liquidation first, then stop loss, then take profit; or null. */
 export function exitAt(p: ExitSubject, price: number): 'LIQUIDATE' | 'STOP_LOSS' | 'TAKE_PROFIT' | null {

@@ -3,7 +3,7 @@
 // so that both apply one set of copy rules (docs/copy-engine.md; docs/backtest.md).
 import type { CloseType } from '../../shared/api/copy-positions';
 import { roundUsd } from '../copy-trading/money';
-import { crossesLiquidation, exitPrices, type ExitPrices, type ExitSettings } from './exits';
+import { exitPrices, liquidationPrice, pastLiquidation, type ExitPrices, type ExitSettings } from './exits';
 import {
   decreaseFee,
   increaseFee,
@@ -61,18 +61,33 @@ export function cannotPay(
 export type FollowAction =
   { kind: 'close' } | { kind: 'reduce'; fraction: number } | { kind: 'increase' } | null;
 
+// The actions without a figure are shared objects: followAction runs at every source order.
+const CLOSE_ACTION: FollowAction = { kind: 'close' };
+const INCREASE_ACTION: FollowAction = { kind: 'increase' };
+
+/** The position's liquidation price (entry × (1 ∓ 1/leverage), exits.ts). */
+export const liquidationOf = (p: HeldPosition): number =>
+  liquidationPrice(p.isLong, p.entryPrice, p.leverage);
+
 /**
  * CLOSE, a source liquidation or a fill at or past the copy's liquidation price close the rest;
- * a DECREASE closes its fraction (all of it at 1); an INCREASE grows the copy.
+ * a DECREASE closes its fraction (all of it at 1); an INCREASE grows the copy. `liquidation`:
+ * the position's liquidation price when the caller keeps it.
  */
-export function followAction(order: SourceOrder, p: HeldPosition, price: number): FollowAction {
-  if (order.isLiquidate || order.type === 'CLOSE' || crossesLiquidation(p, price)) return { kind: 'close' };
+export function followAction(
+  order: SourceOrder,
+  p: HeldPosition,
+  price: number,
+  liquidation = liquidationOf(p),
+): FollowAction {
+  if (order.isLiquidate || order.type === 'CLOSE' || pastLiquidation(p.isLong, price, liquidation))
+    return CLOSE_ACTION;
   if (order.type === 'DECREASE') {
     const fraction = decreaseFraction(order);
-    if (fraction >= 1) return { kind: 'close' };
+    if (fraction >= 1) return CLOSE_ACTION;
     return fraction > 0 ? { kind: 'reduce', fraction } : null;
   }
-  return order.type === 'INCREASE' ? { kind: 'increase' } : null;
+  return order.type === 'INCREASE' ? INCREASE_ACTION : null;
 }
 
 /** The money fields of a position opened with `margin` at `leverage`: `tokens` at `price`, the open fee paid. */
@@ -168,15 +183,17 @@ export function applyReduce(
 /**
  * Closes the rest of the position at `price` with `closeType`; a price at or past the
  * liquidation price liquidates it instead (realised PnL is then minus its margin). The position
- * is left holding nothing; funding accrued on it is settled with the close.
+ * is left holding nothing; funding accrued on it is settled with the close. `liquidation`: the
+ * position's liquidation price when the caller keeps it.
  */
 export function applyClose(
   p: HeldPosition,
   price: number,
   closeType: CloseType,
   fees: CopyFees,
+  liquidation = liquidationOf(p),
 ): FillFigures & { closeType: CloseType } {
-  const type: CloseType = crossesLiquidation(p, price) ? 'LIQUIDATE' : closeType;
+  const type: CloseType = pastLiquidation(p.isLong, price, liquidation) ? 'LIQUIDATE' : closeType;
   const notional = notionalOf(p.sizeTokens, price);
   const fee = decreaseFee(notional, fees);
   const realised = type === 'LIQUIDATE' ? -p.margin : realisedOn(p.isLong, p.entryPrice, price, p.sizeTokens);

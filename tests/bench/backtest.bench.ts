@@ -1,0 +1,236 @@
+// npm run bench:backtest — issue 16's speed goals for the backtest (docs/backtest.md, Speed):
+//   single:  one trader with 10,000 orders over a year, one configuration, p50 < 20 ms;
+//   sweep:   1,000 configurations over that trader, < 2,000 ms, using both cores;
+//   traders: 100 traders of 1,000 orders each, one configuration, < 200 ms.
+// The traders trade on a year of minute mark paths from the market simulator (with funding), so
+// the runs walk the marks path with stops, take profits and liquidations, as a demo backtest does.
+// Orders are preloaded (the service reads them once per request); the store's read is timed apart.
+// Prints what it measured with the process's CPU time per unit of work; the last line is one JSON object.
+import { buildPricePaths, type PricePath } from '../../src/service/market/simulator/prices';
+import { STEP_MS } from '../../src/service/market/simulator/parameters';
+import { PriceSeries } from '../../src/service/backtest/price-series';
+import { traderOf } from '../../src/service/backtest/stored-orders';
+import { filterMask, simulate } from '../../src/service/backtest/simulate';
+import { filtersOf, runSettingsOf, sweptOf } from '../../src/service/backtest/settings';
+import { configurationsOf, sweepJobs, type PreparedTrader } from '../../src/service/backtest/sweep-runs';
+import { SweepPool } from '../../src/service/backtest/sweep-pool';
+import type { SourceOrder } from '../../src/service/copy/types';
+import { backtestRequestSchema, sweepRequestSchema } from '../../src/shared/api/backtest';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const END_MS = Date.UTC(2026, 0, 1);
+const YEAR_DAYS = 365;
+const FROM = END_MS - YEAR_DAYS * DAY_MS;
+const SYMBOLS = ['BTC', 'ETH', 'SOL', 'ARB'];
+const GOALS = { singleMs: 20, sweepMs: 2_000, tradersMs: 200 };
+const SINGLE_RUNS = 41;
+
+/** A seeded uniform draw. */
+function rng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** `count` orders of one trader over the year: positions opened, grown, cut and closed at the marks. */
+function traderOrders(
+  seed: number,
+  account: string,
+  count: number,
+  paths: Map<string, PricePath>,
+): SourceOrder[] {
+  const rand = rng(seed);
+  const orders: SourceOrder[] = [];
+  const gap = (YEAR_DAYS * DAY_MS) / count;
+  let t = FROM + HOUR_MS;
+  const open = new Map<string, { isLong: boolean; size: number; collateral: number }>();
+  while (orders.length < count) {
+    t += Math.floor(gap * (0.5 + rand()));
+    if (t >= END_MS - HOUR_MS) break;
+    const symbol = SYMBOLS[Math.floor(rand() * SYMBOLS.length)]!;
+    const price = paths.get(symbol)!.priceAt(t);
+    const held = open.get(symbol);
+    const base = {
+      id: `${account}-${orders.length}`,
+      account,
+      protocol: 'BENCH',
+      indexToken: symbol,
+      price,
+      blockTimeMs: t,
+      txHash: `${seed}-${orders.length}`,
+      isLiquidate: false,
+    };
+    if (!held) {
+      const size = 5_000 + rand() * 45_000;
+      const collateral = size / (2 + rand() * 18);
+      const isLong = rand() < 0.55;
+      open.set(symbol, { isLong, size, collateral });
+      orders.push({
+        ...base,
+        isLong,
+        type: 'OPEN',
+        sizeDeltaUsd: size,
+        collateralDeltaUsd: collateral,
+        sizeBeforeUsd: 0,
+        collateralBeforeUsd: 0,
+      });
+      continue;
+    }
+    const r = rand();
+    const before = { sizeBeforeUsd: held.size, collateralBeforeUsd: held.collateral, isLong: held.isLong };
+    if (r < 0.25) {
+      const add = 2_000 + rand() * 20_000;
+      orders.push({ ...base, ...before, type: 'INCREASE', sizeDeltaUsd: add, collateralDeltaUsd: add / 10 });
+      held.size += add;
+      held.collateral += add / 10;
+    } else if (r < 0.5) {
+      const cut = held.size * (0.2 + rand() * 0.5);
+      orders.push({ ...base, ...before, type: 'DECREASE', sizeDeltaUsd: cut, collateralDeltaUsd: 0 });
+      held.size -= cut;
+    } else {
+      orders.push({
+        ...base,
+        ...before,
+        type: 'CLOSE',
+        sizeDeltaUsd: held.size,
+        collateralDeltaUsd: held.collateral,
+      });
+      open.delete(symbol);
+    }
+  }
+  return orders;
+}
+
+/** The simulator's path as the backtest's marks series, funding included. */
+function seriesOf(path: PricePath): PriceSeries {
+  const hours = Math.ceil((path.endMs - path.startMs) / HOUR_MS) + 1;
+  const funding = new Float64Array(hours);
+  for (let h = 0; h < hours; h += 1) funding[h] = path.fundingAt(path.startMs + h * HOUR_MS);
+  return new PriceSeries(path.values, null, path.startMs, STEP_MS, {
+    index: funding,
+    startMs: path.startMs,
+    stepMs: HOUR_MS,
+  });
+}
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const fmt = (x: number, digits = 1) => Number(x.toFixed(digits));
+
+async function main() {
+  let clock = performance.now();
+  const paths = buildPricePaths(42, SYMBOLS, END_MS, YEAR_DAYS);
+  const marks = new Map([...paths].map(([symbol, path]) => [symbol, seriesOf(path)]));
+  console.log(
+    `price paths: ${SYMBOLS.length} symbols × ${paths.get('BTC')!.values.length} minutes in ${fmt(performance.now() - clock)} ms`,
+  );
+
+  const body = backtestRequestSchema.parse({
+    accounts: ['0x' + '11'.repeat(20)],
+    balance: 10_000,
+    orderVolume: 100,
+    leverage: 10,
+    fromTime: FROM,
+    toTime: END_MS,
+    enableStopLoss: true,
+    stopLossType: 'PERCENT',
+    stopLossAmount: 50,
+    enableTakeProfit: true,
+    takeProfitType: 'PERCENT',
+    takeProfitAmount: 100,
+    maxVolMultiplier: 2,
+  });
+  const filters = filtersOf(body, []);
+  const window = { fromTime: FROM, toTime: END_MS };
+  const prepare = (seed: number, count: number): PreparedTrader => {
+    const account = `0x${seed.toString(16).padStart(40, '0')}`;
+    const trader = traderOf(account, 'BENCH', traderOrders(seed, account, count, paths), (indexToken) => ({
+      indexToken,
+      pair: `${indexToken}/USD`,
+      maxLeverage: 50,
+    }));
+    const series = trader.tokens.map((t) => marks.get(t.indexToken)!);
+    return { trader, paths: { kind: 'marks', series }, mask: filterMask(trader, filters) };
+  };
+
+  // Single: one trader, 10,000 orders over the year, with the equity curve and positions kept.
+  clock = performance.now();
+  const big = prepare(1, 10_000);
+  console.log(`preload: ${big.trader.n} orders into typed arrays in ${fmt(performance.now() - clock)} ms`);
+  const s = runSettingsOf(body, sweptOf(body), filters, window);
+  const single: number[] = [];
+  let positions = 0;
+  const singleCpu0 = cpuMs();
+  for (let r = 0; r < SINGLE_RUNS; r += 1) {
+    const t0 = performance.now();
+    const run = simulate(big.trader, big.paths, s, big.mask, true);
+    single.push(performance.now() - t0);
+    positions = run.positions!.length;
+  }
+  const singleCpu = (cpuMs() - singleCpu0) / SINGLE_RUNS;
+  const singleMs = quantile(single, 0.5);
+  console.log(
+    `single: ${big.trader.n} orders, ${positions} copied positions; p50 ${fmt(singleMs, 2)} ms, p90 ${fmt(quantile(single, 0.9), 2)} ms over ${SINGLE_RUNS} runs; CPU ${fmt(singleCpu, 2)} ms per run = ${fmt((singleCpu * 1000) / big.trader.n, 3)} µs per order (goal p50 < ${GOALS.singleMs} ms)`,
+  );
+
+  // Sweep: 1,000 configurations over that trader, half of them in the worker thread.
+  const sweepBody = sweepRequestSchema.parse({
+    ...body,
+    leverage: [2, 5, 10, 20, 50],
+    stopLossAmount: [10, 25, 50, 75],
+    takeProfitAmount: [25, 50, 100, 200, 400],
+    delaySeconds: [0, 30, 60, 300, 600, 900, 1_800, 3_600, 7_200, 14_400],
+  });
+  const configs = configurationsOf(sweepBody);
+  const pool = new SweepPool();
+  const plan = { body: sweepBody, filters, window, configs, rankBy: 'roi' as const };
+  // A tiny sweep first starts the worker thread, as an earlier request would in the service.
+  clock = performance.now();
+  await pool.run({ ...plan, traders: [], configs: [], from: 0, to: 0 });
+  const startMs = performance.now() - clock;
+  const sweepCpu0 = cpuMs();
+  clock = performance.now();
+  const items = await sweepJobs(pool, plan, [big]);
+  const sweepMs = performance.now() - clock;
+  const sweepCpu = cpuMs() - sweepCpu0;
+  const runs = items.length;
+  console.log(
+    `sweep: ${runs} configurations × ${big.trader.n} orders in ${fmt(sweepMs)} ms wall (worker started beforehand in ${fmt(startMs)} ms); CPU ${fmt(sweepCpu)} ms (${fmt(sweepCpu / sweepMs, 2)} cores) = ${fmt(sweepCpu / runs, 2)} ms per configuration; best ROI ${items[0]!.roi} % (goal < ${GOALS.sweepMs} ms)`,
+  );
+  await pool.close();
+
+  // Traders: 100 traders of 1,000 orders each, one configuration.
+  const many = Array.from({ length: 100 }, (_, i) => prepare(1_000 + i, 1_000));
+  const tradersCpu0 = cpuMs();
+  clock = performance.now();
+  let trades = 0;
+  for (const p of many) trades += simulate(p.trader, p.paths, s, p.mask, true).totals.totalTrade;
+  const tradersMs = performance.now() - clock;
+  const tradersCpu = cpuMs() - tradersCpu0;
+  const orders = many.reduce((n, p) => n + p.trader.n, 0);
+  console.log(
+    `traders: ${many.length} traders, ${orders} orders, ${trades} copied positions in ${fmt(tradersMs, 2)} ms; CPU ${fmt(tradersCpu, 2)} ms = ${fmt((tradersCpu * 1000) / orders, 3)} µs per order (goal < ${GOALS.tradersMs} ms)`,
+  );
+
+  const met = (name: keyof typeof GOALS, value: number) =>
+    `${name} ${fmt(value, 2)} ms ${value < GOALS[name] ? 'meets' : 'MISSES'} the goal of < ${GOALS[name]} ms`;
+  console.log([met('singleMs', singleMs), met('sweepMs', sweepMs), met('tradersMs', tradersMs)].join('; '));
+  console.log(
+    JSON.stringify({
+      singleMs: fmt(singleMs, 2),
+      sweepConfigs: runs,
+      sweepMs: fmt(sweepMs, 1),
+      tradersMs: fmt(tradersMs, 2),
+    }),
+  );
+}
+
+void main();
