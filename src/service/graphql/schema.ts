@@ -160,7 +160,7 @@ export const NULLABLE_STATISTICS: ReadonlySet<string> = new Set([
   'realisedSortinoRatio',
 ]);
 
-/** Label lists the engine does not compute (semantics.md): selectable, always null (docs/graphql.md). */
+/** Label lists the engine does not compute: selectable, always null (docs/graphql.md). */
 function uncomputedLabels(): GraphQLFieldConfigMap<unknown, GraphqlContext> {
   return Object.fromEntries(
     UNCOMPUTED_STATISTIC_LABELS.map((name) => [

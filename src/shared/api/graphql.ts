@@ -55,7 +55,7 @@ export const GRAPHQL_QUERY_INDEX_KIND: Readonly<Record<GraphqlQueryName, Graphql
 };
 
 /**
- * Statistic label lists a real client selects (semantics.md: not computed): the GraphQL type has
+ * Statistic label lists a real client selects (not computed, docs/graphql.md): the GraphQL type has
  * them so that its queries validate, and they are always null.
  */
 export const UNCOMPUTED_STATISTIC_LABELS = [

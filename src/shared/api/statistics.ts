@@ -76,7 +76,7 @@ export const positionStatisticSchema = zObject({
   avgLeverage: num(),
   minLeverage: nullableNum(),
   maxLeverage: nullableNum(),
-  // Side split, streaks and risk-adjusted return (semantics.md; docs/statistics.md). Optional:
+  // Side split, streaks and risk-adjusted return (docs/statistics.md). Optional:
   // the local service always writes them, other deployments of the API may not.
   longPnl: num().optional(),
   realisedLongPnl: num().optional(),
@@ -154,7 +154,7 @@ export const STATISTIC_NUMERIC_FIELDS = [
   'runTimeDays',
   'lastTradeAtTs',
   'totalFee',
-  // Beyond the spec's record table (semantics.md lists them; real clients select them).
+  // Added for real clients (docs/statistics.md, "Long and short, streaks, risk-adjusted return").
   'longPnl',
   'realisedLongPnl',
   'shortPnl',
@@ -263,7 +263,7 @@ export const EXTRA_RANKING_KEYS = [
 ] as const satisfies readonly StatisticNumericField[];
 
 /**
- * Ranking keys where a lower figure ranks better (semantics.md Ranking; docs/statistics.md for
+ * Ranking keys where a lower figure ranks better (docs/statistics.md, Rankings; it adds
  * maxLoseStreak); higher is better for every other key. The service, the core's offline rankings
  * and the terminal's tooltips all read this one list.
  */
