@@ -28,8 +28,16 @@ export async function startTerminal(
   return { url, dataDir, keychainService, process: child };
 }
 
+/**
+ * The addresses of terminals a test has stopped. A page left open on one fails to reach it and
+ * Chromium logs each failed request and WebSocket as a console error: the test's doing, not the
+ * page's, so the console guard leaves out messages about a stopped terminal's address.
+ */
+const stoppedOrigins = new Set<string>();
+
 /** Stops a terminal and waits for it (and its local service) to exit. */
 export async function stopTerminal(terminal: Terminal, removeData = true): Promise<void> {
+  stoppedOrigins.add(new URL(terminal.url).origin);
   if (terminal.process.exitCode === null) {
     const exited = new Promise((resolve) => terminal.process.once('exit', resolve));
     terminal.process.kill('SIGTERM');
@@ -41,7 +49,7 @@ export async function stopTerminal(terminal: Terminal, removeData = true): Promi
 /** Every console error and uncaught page error of a browser context, as sentences. */
 export interface ConsoleGuard {
   readonly problems: readonly string[];
-  /** Stops recording: what a page logs while its terminal is stopped under it is not a fault. */
+  /** Stops recording (at the end of the test). */
   close(): void;
 }
 
@@ -50,12 +58,24 @@ const describeMessage = (message: ConsoleMessage): string => {
   return `console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`;
 };
 
-/** Records `context`'s console errors (CSP refusals, failed loads, console.error) and page errors. */
+/** True for a message about a terminal the test stopped (a request or WebSocket that found it gone). */
+const aboutStoppedTerminal = (message: ConsoleMessage): boolean => {
+  const { url } = message.location();
+  return [...stoppedOrigins].some(
+    (origin) => url.startsWith(`${origin}/`) || message.text().includes(`${origin}/`),
+  );
+};
+
+/**
+ * Records `context`'s console errors (CSP refusals, failed loads, console.error) and uncaught page
+ * errors, leaving out only failures to reach a terminal the test stopped (`stopTerminal`).
+ */
 export function watchConsole(context: BrowserContext): ConsoleGuard {
   const problems: string[] = [];
   let open = true;
   context.on('console', (message) => {
-    if (open && message.type() === 'error') problems.push(describeMessage(message));
+    if (open && message.type() === 'error' && !aboutStoppedTerminal(message))
+      problems.push(describeMessage(message));
   });
   context.on('weberror', (error) => {
     if (open) problems.push(`page error: ${error.error().stack ?? error.error().message}`);
@@ -66,7 +86,7 @@ export function watchConsole(context: BrowserContext): ConsoleGuard {
 /**
  * Each test gets its own terminal (data folder, local service, keychain items), and fails on any
  * console error or page error its pages logged (docs/testing.md). The guard closes before the
- * terminal stops, so the page losing its connection at teardown is not counted.
+ * fixture's terminal stops at teardown, so only what happened during the test counts.
  */
 export const test = base.extend<{ terminal: Terminal; consoleGuard: ConsoleGuard }>({
   consoleGuard: [
