@@ -11,7 +11,7 @@
 // - Streaks follow close order (ties by id): counted in the pass when the input comes in that order
 //   (the store's readers ensure it), replayed from sorted closes otherwise (streaks.ts).
 import type { PositionStatistic } from '../../shared/api/statistics';
-import { derivePosition, safeDiv, unrealisedPnlOf } from './position-facts';
+import { derivePosition, isWinning, safeDiv, unrealisedPnlOf } from './position-facts';
 import type { DerivedPosition, MarkPriceOf, PositionFacts } from './position-facts';
 import { ReturnMoments, sharpeRatio, sortinoRatio } from './return-ratios';
 import { CloseOrder, StreakCounter, sortCloses, type CloseEvent } from './streaks';
@@ -122,7 +122,7 @@ class WindowAccumulator {
     this.sumLeverage += d.leverage;
   }
 
-  /** Long and short positions apart (semantics: Σ over the long, resp. short, positions). */
+  /** Long and short positions apart: Σ over the long, resp. the short, positions. */
   private addSides(p: PositionFacts, d: DerivedPosition): void {
     if (p.isLong) {
       this.longRealisedPnl += p.realisedPnl;
@@ -346,8 +346,7 @@ function replayStreaks(
 ): void {
   const closes: CloseEvent[] = [];
   for (const p of positions)
-    if (p.closeTimeMs !== null)
-      closes.push({ closeTimeMs: p.closeTimeMs, id: p.id, isWin: derivePosition(p).isWin === true });
+    if (p.closeTimeMs !== null) closes.push({ closeTimeMs: p.closeTimeMs, id: p.id, isWin: isWinning(p) });
   // A one-shot iterator (a generator) would read as empty now: refuse rather than count nothing.
   if (closes.length !== closedCount)
     throw new Error('statistics: positions given out of close order must be readable twice');
