@@ -2,22 +2,40 @@
 # npm run package [-- electron-builder flags]: builds Copydesk and makes installers with
 # electron-builder (electron-builder.yml): on Linux an AppImage and a .deb, on macOS a .dmg, on
 # Windows an NSIS installer, into dist/. `-- --linux --win` and the like choose other platforms.
-#
-# electron-builder downloads the Electron build of each target platform and rebuilds the native
-# modules (better-sqlite3, keytar) for Electron's ABI in node_modules; afterwards this script
-# rebuilds them for this machine's Node again, so `npm run service`, `npm run web` and the tests
-# keep working. It needs the network (GitHub, for Electron's builds); see docs/desktop.md.
+# See docs/desktop.md, Packaging.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# electron-builder downloads Electron's build of each target (from GitHub, or ELECTRON_MIRROR) and
+# the headers to rebuild the native modules against. Without them it would fail half-way, after
+# having started to rebuild node_modules, so a machine that cannot reach them stops here.
+download_from=${ELECTRON_MIRROR:-https://github.com/electron/electron/releases/}
+if ! node -e 'fetch(process.argv[1], { method: "HEAD", signal: AbortSignal.timeout(10000) }).then(() => process.exit(0), () => process.exit(1))' "$download_from"; then
+  echo "package: cannot reach $download_from, where electron-builder downloads Electron's builds;"
+  echo "package: no installer can be made on this machine (set ELECTRON_MIRROR to a reachable mirror)."
+  exit 1
+fi
 
 echo "package: building…"
 npm run build
 
-restore_node_modules() {
-  echo "package: rebuilding better-sqlite3 and keytar for Node $(node --version) again…"
-  npm rebuild better-sqlite3 keytar >/dev/null
+# electron-builder rebuilds better-sqlite3 and keytar for Electron's ABI inside node_modules, where
+# the tests, `npm run service` and `npm run web` need this machine's Node's builds. Those builds are
+# kept aside and put back when this script ends, however it ends (no compiler or network needed).
+native_modules=(better-sqlite3 keytar)
+kept=$(mktemp -d)
+for module in "${native_modules[@]}"; do
+  tar -C "node_modules/$module" -cf "$kept/$module.tar" build
+done
+put_back_node_builds() {
+  for module in "${native_modules[@]}"; do
+    rm -rf "node_modules/$module/build"
+    tar -C "node_modules/$module" -xf "$kept/$module.tar"
+  done
+  rm -rf "$kept"
+  echo "package: better-sqlite3 and keytar are built for Node $(node --version) again"
 }
-trap restore_node_modules EXIT
+trap put_back_node_builds EXIT
 
 echo "package: electron-builder $(npx electron-builder --version)"
 npx electron-builder --config electron-builder.yml --publish never "$@"
