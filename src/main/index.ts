@@ -14,7 +14,7 @@ import { menuTemplate } from './electron/menu';
 import { applySecurity, isAppUrl, restrictPermissions } from './electron/security';
 import { saveDialogPicker } from './electron/save-dialog';
 import { claimSingleInstance } from './electron/single-instance';
-import { TaskbarProgress, endTaskOfCall, showCoreProgress } from './electron/taskbar-progress';
+import { TaskbarProgress, showCoreProgress, trackCall } from './electron/taskbar-progress';
 import { createMainWindow } from './electron/window';
 import { placeWindow, readWindowState, trackWindowState, windowStateFile } from './electron/window-state';
 
@@ -78,7 +78,7 @@ async function boot(): Promise<void> {
     ipcMain,
     started,
     (event) => isAppUrl(event.senderFrame?.url ?? '', appUrl()),
-    (channel) => endTaskOfCall(progress, channel),
+    (channel) => trackCall(progress, channel),
   );
   showCoreProgress(started.events, progress);
   const stateFile = windowStateFile(dataDir);

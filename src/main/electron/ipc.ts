@@ -6,23 +6,24 @@ import type { Core } from '../core/core';
 /**
  * The one wrapper that registers every channel (after VS Code's validatedIpcMain): it refuses
  * calls from any frame that is not the app's own page, then hands the raw request to the core,
- * which validates it and answers a Result. `onCallEnd` hears each trusted call end, however it
- * ended (the taskbar's progress bar ends an export's task there).
+ * which validates it and answers a Result. `onCall` hears each trusted call start and returns
+ * what to do when it ends, however it ends (the taskbar's progress bar: taskbar-progress.ts).
  */
 export function registerIpc(
   ipcMain: IpcMain,
   core: Core,
   isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
-  onCallEnd: (channel: Channel) => void = () => undefined,
+  onCall: (channel: Channel) => () => void = () => () => undefined,
 ): void {
   for (const channel of channelNames) {
     ipcMain.handle(channel, async (event, request: unknown) => {
       if (!isTrustedSender(event))
         return fail('FORBIDDEN', 'This call did not come from the Copydesk window.');
+      const ended = onCall(channel);
       try {
         return await core.invoke(channel, request);
       } finally {
-        onCallEnd(channel);
+        ended();
       }
     });
   }

@@ -10,8 +10,8 @@ const NONE = -1;
 
 /**
  * The taskbar (Windows, Linux) and dock (macOS) progress bar: one bar for every long task under
- * way (dataset downloads, CSV exports), at the mean of their fractions, of unknown length while
- * any task does not yet know its size, and gone when none is left.
+ * way (dataset downloads, CSV exports, backtests), at the mean of their fractions, of unknown
+ * length while any task does not yet know its size, and gone when none is left.
  */
 export class TaskbarProgress {
   private readonly tasks = new Map<string, number | null>();
@@ -28,6 +28,13 @@ export class TaskbarProgress {
   /** A task finished, failed, paused or was cancelled. */
   end(task: string): void {
     if (this.tasks.delete(task)) this.show();
+  }
+
+  /** Every task whose name starts with `prefix` ended (a sweep's call returned, whatever its run id). */
+  endAll(prefix: string): void {
+    const ended = [...this.tasks.keys()].filter((task) => task.startsWith(prefix));
+    for (const task of ended) this.tasks.delete(task);
+    if (ended.length > 0) this.show();
   }
 
   private value(): number {
@@ -49,18 +56,33 @@ export class TaskbarProgress {
   }
 }
 
-/** The task a channel's call stands for, so the bar ends when the call does, even by failing. */
-const TASK_OF_CHANNEL: Partial<Record<Channel, string>> = { 'export:csv': 'export' };
+let backtestRuns = 0;
 
-/** Ends the task of a channel whose call has just returned (an export that failed half-way). */
-export function endTaskOfCall(progress: TaskbarProgress, channel: Channel): void {
-  const task = TASK_OF_CHANNEL[channel];
-  if (task) progress.end(task);
+/**
+ * What a channel's call means for the bar, told when the call starts; returns what to do when it
+ * ends, however it ends (an export or a sweep that failed half-way leaves no bar behind). A single
+ * backtest reports no progress, so it shows a bar of unknown length while it runs.
+ */
+export function trackCall(progress: TaskbarProgress, channel: Channel): () => void {
+  switch (channel) {
+    case 'export:csv':
+      return () => progress.end('export');
+    case 'backtest:sweep':
+      return () => progress.endAll('sweep ');
+    case 'backtest:run': {
+      const task = `backtest ${++backtestRuns}`;
+      progress.set(task, null);
+      return () => progress.end(task);
+    }
+    default:
+      return () => undefined;
+  }
 }
 
 /**
  * Feeds the bar from the core's own progress events, the ones the pages' progress bars show:
- * `download:progress` per dataset and `export:progress`. Returns the unsubscribe function.
+ * `download:progress` per dataset, `export:progress` and `backtest:progress` per sweep. Returns
+ * the unsubscribe function.
  */
 export function showCoreProgress(events: CoreEvents, progress: TaskbarProgress): () => void {
   const offDownload = events.on('download:progress', (state) => {
@@ -72,8 +94,13 @@ export function showCoreProgress(events: CoreEvents, progress: TaskbarProgress):
     if (done >= total) progress.end('export');
     else progress.set('export', done / total);
   });
+  const offSweep = events.on('backtest:progress', ({ runId, done, total }) => {
+    if (done >= total) progress.end(`sweep ${runId}`);
+    else progress.set(`sweep ${runId}`, done / total);
+  });
   return () => {
     offDownload();
     offExport();
+    offSweep();
   };
 }

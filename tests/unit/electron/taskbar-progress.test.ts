@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({}));
-const { TaskbarProgress, endTaskOfCall, showCoreProgress } =
+const { TaskbarProgress, showCoreProgress, trackCall } =
   await import('../../../src/main/electron/taskbar-progress');
 const { CoreEvents } = await import('../../../src/main/core/events');
 const { registerIpc } = await import('../../../src/main/electron/ipc');
@@ -76,10 +76,50 @@ describe('taskbar progress', () => {
       { handle: (channel: string, handler: never) => handlers.set(channel, handler) } as never,
       core as never,
       () => true,
-      (channel) => endTaskOfCall(progress, channel),
+      (channel) => trackCall(progress, channel),
     );
     expect(await handlers.get('export:csv')!({}, {})).toMatchObject({ ok: false });
     expect(shown(window)).toEqual([0.3, -1]);
+  });
+
+  it('follows a backtest sweep, and ends it when its call returns, cancelled or not', async () => {
+    const window = fakeWindow();
+    const events = new CoreEvents();
+    const progress = new TaskbarProgress(() => window);
+    showCoreProgress(events, progress);
+    events.emit('backtest:progress', { runId: 'r1', done: 0, total: 400 });
+    events.emit('backtest:progress', { runId: 'r1', done: 100, total: 400 });
+    events.emit('backtest:progress', { runId: 'r1', done: 400, total: 400 });
+    expect(shown(window)).toEqual([0, 0.25, -1]);
+
+    // Cancelled between two pieces: no last event, the call's end takes the bar away.
+    const handlers = new Map<string, (event: unknown, request: unknown) => Promise<unknown>>();
+    const core = {
+      events,
+      invoke: vi.fn(async () => {
+        events.emit('backtest:progress', { runId: 'r2', done: 200, total: 400 });
+        return { ok: true, value: { cancelled: true } };
+      }),
+    };
+    registerIpc(
+      { handle: (channel: string, handler: never) => handlers.set(channel, handler) } as never,
+      core as never,
+      () => true,
+      (channel) => trackCall(progress, channel),
+    );
+    await handlers.get('backtest:sweep')!({}, {});
+    expect(shown(window)).toEqual([0, 0.25, -1, 0.5, -1]);
+  });
+
+  it('shows a single backtest, which reports no progress, as a bar of unknown length while it runs', () => {
+    const window = fakeWindow();
+    const progress = new TaskbarProgress(() => window);
+    const ended = trackCall(progress, 'backtest:run');
+    expect(window.setProgressBar).toHaveBeenLastCalledWith(2, { mode: 'indeterminate' });
+    ended();
+    expect(window.setProgressBar).toHaveBeenLastCalledWith(-1);
+    trackCall(progress, 'wallet:status')();
+    expect(window.setProgressBar).toHaveBeenCalledTimes(2);
   });
 
   it('does not redraw an unchanged bar, nor touch a closed window', () => {
