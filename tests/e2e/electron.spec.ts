@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OFFLINE_VENUE_ENV } from '../support/offline-venue';
+import { watchConsole } from './fixtures';
 
 // The same slice in the real desktop window. It needs the Electron binary, which npm cannot
 // download on every machine (not on CI here); without it the test is skipped and says why.
@@ -27,6 +28,8 @@ test('Electron: create a wallet, log in, see tokens', async () => {
       COPYDESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'copydesk-electron-')),
     },
   });
+  // The desktop window's console must be as clean as the browser's (tests/e2e/fixtures.ts).
+  const guard = watchConsole(app.context());
   const page = await app.firstWindow();
   await page.getByTestId('nav-wallet').click();
   await page.getByTestId('wallet-create').click();
@@ -35,5 +38,7 @@ test('Electron: create a wallet, log in, see tokens', async () => {
   await expect(page.getByTestId('auth-session')).toBeVisible();
   await page.getByTestId('nav-tokens').click();
   expect(await page.locator('[data-testid^="token-group-"]').count()).toBeGreaterThanOrEqual(2);
+  guard.close();
   await app.close();
+  expect(guard.problems, 'the window logged console errors or page errors').toEqual([]);
 });
