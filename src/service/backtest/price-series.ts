@@ -11,7 +11,7 @@ export interface PriceSeriesData {
 }
 
 /** Points per summary block: a block whose min and max cannot cross a level is skipped whole. */
-const BLOCK = 64;
+const BLOCK = 16;
 
 /**
  * Prices at points in time: either explicit times (the stored mark ticks, or a trader's own
@@ -111,11 +111,16 @@ export class PriceSeries {
     const n = values.length;
     let i = Math.max(0, from);
     if (i >= n) return -1;
-    const blockEnd = Math.min(n, (((i / BLOCK) | 0) + 1) * BLOCK);
-    for (; i < blockEnd; i += 1) {
-      const v = values[i]!;
-      if (v <= low || v >= high) return i;
-    }
+    const first = (i / BLOCK) | 0;
+    const blockEnd = Math.min(n, (first + 1) * BLOCK);
+    // The rest of `from`'s block is scanned only if the block as a whole crosses.
+    const leaf = this.leaves + first;
+    if (this.treeMin[leaf]! <= low || this.treeMax[leaf]! >= high)
+      for (; i < blockEnd; i += 1) {
+        const v = values[i]!;
+        if (v <= low || v >= high) return i;
+      }
+    i = blockEnd;
     if (i >= n) return -1;
     const block = this.nextBlock((i / BLOCK) | 0, low, high);
     if (block < 0) return -1;

@@ -149,7 +149,8 @@ export function simulate(
 class Run {
   private balance: number;
   private held = 0;
-  private readonly open = new Map<number, Copy>();
+  /** The open copy of each source position (token × 2 + side), if any: an array, not a Map, in the hot loop. */
+  private readonly open: (Copy | undefined)[];
   private readonly t: RunTotals;
   private peak: number;
   /** The earliest exit time of the open copies (Infinity: none). */
@@ -183,6 +184,7 @@ class Run {
     private readonly onFill?: (fill: SimulatedFill) => void,
   ) {
     this.balance = s.balance;
+    this.open = new Array<Copy | undefined>(trader.tokens.length * 2).fill(undefined);
     this.peak = s.balance;
     this.trough = s.balance;
     this.t = {
@@ -223,7 +225,8 @@ class Run {
       } else if (type !== ORDER_CODE.MARGIN_TRANSFERRED) this.follow(i, at);
     }
     this.exitsUntil(s.toTime);
-    for (const copy of [...this.open.values()]) {
+    for (const copy of this.open.slice()) {
+      if (!copy) continue;
       const price = this.markAt(copy.token, s.toTime, copy.entryPrice);
       this.close(copy, this.slipped(price, !copy.isLong), 'COPY_TRADE', s.toTime, 'WINDOW_END');
     }
@@ -250,7 +253,7 @@ class Run {
   private exitsUntil(at: number): void {
     if (at < this.nextExit) return;
     const hits: Copy[] = [];
-    for (const copy of this.open.values()) if (copy.exitTime <= at) hits.push(copy);
+    for (const copy of this.open) if (copy && copy.exitTime <= at) hits.push(copy);
     hits.sort((a, b) => a.exitTime - b.exitTime);
     for (const copy of hits) {
       const mark = this.paths.series[copy.token]!.values[copy.exitPoint]!;
@@ -267,7 +270,7 @@ class Run {
   /** The earliest exit of the open copies. */
   private refreshNextExit(): void {
     let next = Infinity;
-    for (const copy of this.open.values()) if (copy.exitTime < next) next = copy.exitTime;
+    for (const copy of this.open) if (copy && copy.exitTime < next) next = copy.exitTime;
     this.nextExit = next;
   }
 
@@ -302,7 +305,7 @@ class Run {
     const key = token * 2 + (sourceLong ? 1 : 0);
     const isLong = copySide(sourceLong, s.reverseCopy);
     const mark = this.markAt(token, at, trader.price[i]!);
-    const previous = this.open.get(key);
+    const previous = this.open[key];
     if (previous) this.close(previous, this.slipped(mark, !previous.isLong), 'OVERWRITE', at, 'OVERWRITE');
     const price = this.slipped(mark, isLong);
     const factor = s.volumeProtection
@@ -344,7 +347,7 @@ class Run {
       exitTime: Infinity,
     };
     this.levels(copy, at);
-    this.open.set(key, copy);
+    this.open[key] = copy;
     this.held += micros(copy.margin);
     this.balance = roundUsd(this.balance - money.openFee);
     this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: money.openFee, realised: 0 });
@@ -366,7 +369,7 @@ class Run {
   private follow(i: number, at: number): void {
     const { trader, s } = this;
     const token = trader.token[i]!;
-    const copy = this.open.get(token * 2 + trader.isLong[i]!);
+    const copy = this.open[token * 2 + trader.isLong[i]!];
     if (!copy) return;
     const o = this.scratch;
     o.type = trader.typeName(i);
@@ -437,7 +440,7 @@ class Run {
     const margin = copy.margin;
     const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation);
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
-    this.open.delete(copy.key);
+    this.open[copy.key] = undefined;
     if (copy.exitTime === this.nextExit) this.refreshNextExit();
     this.held -= micros(margin);
     const preBalance = this.balance;
