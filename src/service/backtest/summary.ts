@@ -1,6 +1,6 @@
-// A run's headline figures, defined as the statistic record defines them (semantics.md, Statistic
-// record) over the simulated positions, with `profit` (pnl net of fees and funding) deciding a
-// win (docs/backtest.md, Result).
+// A run's headline figures, defined like a trader's statistic record (docs/statistics.md) over
+// the simulated positions, with `profit` (pnl net of fees and funding) deciding a win
+// (docs/backtest.md, Result).
 import type { BacktestSummary, PricePathKind } from '../../shared/api/backtest';
 import { roundUsd } from '../copy-trading/money';
 import type { RunTotals } from './simulate';
