@@ -180,7 +180,8 @@ interface OpenPosition {
   /** Orders booked, and how many of them grew (OPEN, INCREASE) the position. */
   orderCount: number;
   increases: number;
-  txHashes: string[];
+  /** The position's transactions, each once, in first-seen order (a Set: a position may have thousands). */
+  txHashes: Set<string>;
   isLiquidate: boolean;
 }
 
@@ -370,7 +371,7 @@ export class PositionLedger {
       logId: part.logId,
       orderCount: 0,
       increases: 0,
-      txHashes: [],
+      txHashes: new Set(),
       isLiquidate: false,
     };
     this.open = p;
@@ -422,7 +423,7 @@ export class PositionLedger {
       p.peakReportedCollateral = Math.max(p.peakReportedCollateral ?? 0, part.collateral);
     }
     const hash = part.fill.txHash;
-    if (hash && !p.txHashes.includes(hash)) p.txHashes.push(hash);
+    if (hash) p.txHashes.add(hash);
   }
 
   private sizeOf(p: OpenPosition): number {
@@ -440,8 +441,16 @@ export class PositionLedger {
     const collateral = this.collateralNow(p);
     if (p.lastReportedCollateral === null) p.lastLeverage = p.assumedLeverage;
     else if (collateral > 0) p.lastLeverage = size / collateral;
+    const s = this.series;
+    // The shared columns written out rather than spread in: this runs once per fill.
     const order: OrderRow = {
-      ...this.commonColumns(p),
+      account: s.account,
+      protocol: s.protocol,
+      key: p.key,
+      index_token: s.indexToken,
+      collateral_token: null,
+      pair: this.pair,
+      is_long: p.isLong ? 1 : 0,
       id: this.hashId('order', part.fill.id, part.index),
       position_id: p.id,
       tx_hash: part.fill.txHash ?? '',
@@ -519,7 +528,7 @@ export class PositionLedger {
       order_decrease_count: p.orderCount - p.increases,
       duration_s: d.durationInSecond,
       status: d.status,
-      tx_hashes: JSON.stringify(p.txHashes),
+      tx_hashes: JSON.stringify([...p.txHashes]),
       created_at_ms: p.openTimeMs,
       updated_at_ms: p.lastTimeMs,
     };
