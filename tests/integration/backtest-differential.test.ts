@@ -246,7 +246,9 @@ describe('the live engine and the backtest, one order stream', () => {
       const filters = filtersOf(body, []);
       const settings = runSettingsOf(body, sweptOf(body), filters, { fromTime: FROM, toTime: TO });
       const fills: SimulatedFill[] = [];
-      const run = simulate(trader, paths, settings, filterMask(trader, filters), true, (f) => fills.push(f));
+      const run = simulate(trader, paths, settings, filterMask(trader, filters), 'positions', (f) =>
+        fills.push(f),
+      );
       const backtestFills = fills.map((f) => [
         f.time,
         f.isLong,

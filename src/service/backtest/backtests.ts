@@ -40,7 +40,7 @@ export class Backtests {
     const s = runSettingsOf(body, sweptOf(body), filters, window);
     return body.accounts.map((account) => {
       const p = this.prepare(account, protocol, filters, window);
-      const run = simulate(p.trader, p.paths, s, p.mask, true);
+      const run = simulate(p.trader, p.paths, s, p.mask, body.isReturnPositions ? 'positions' : 'equity');
       const summary = summaryOf(account, protocol, s.balance, run.totals, p.paths.kind);
       return body.isReturnPositions
         ? { ...summary, equity: run.equity!, simulatorPositions: run.positions! }

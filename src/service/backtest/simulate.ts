@@ -133,13 +133,16 @@ export function filterMask(trader: TraderOrders, filters: FilterSubject): Uint8A
   return mask;
 }
 
-/** Replays `trader`'s orders in [fromTime, toTime] under `s`. `detail` keeps the equity curve and positions. */
+/** What a run keeps besides its totals: nothing (a sweep), the equity curve, or that and the positions. */
+export type RunDetail = 'none' | 'equity' | 'positions';
+
+/** Replays `trader`'s orders in [fromTime, toTime] under `s`, keeping `detail`. */
 export function simulate(
   trader: TraderOrders,
   paths: PricePaths,
   s: RunSettings,
   skipped: Uint8Array,
-  detail: boolean,
+  detail: RunDetail,
   onFill?: (fill: SimulatedFill) => void,
 ): RunResult {
   return new Run(trader, paths, s, detail, onFill).replay(skipped);
@@ -180,7 +183,7 @@ class Run {
     private readonly trader: TraderOrders,
     private readonly paths: PricePaths,
     private readonly s: RunSettings,
-    detail: boolean,
+    detail: RunDetail,
     private readonly onFill?: (fill: SimulatedFill) => void,
   ) {
     this.balance = s.balance;
@@ -209,8 +212,8 @@ class Run {
       maxVolMultiplier: 0,
       finalBalance: s.balance,
     };
-    this.equity = detail ? [{ time: s.fromTime, balance: s.balance }] : null;
-    this.positions = detail ? [] : null;
+    this.equity = detail === 'none' ? null : [{ time: s.fromTime, balance: s.balance }];
+    this.positions = detail === 'positions' ? [] : null;
   }
 
   replay(skipped: Uint8Array): RunResult {

@@ -106,7 +106,7 @@ export function runJobs(
     const p = traders[Math.floor(j / configs.length)]!;
     const settings = configs[j % configs.length]!;
     const s = runSettingsOf(body, settings, filters, window);
-    const run = simulate(p.trader, p.paths, s, p.mask, false);
+    const run = simulate(p.trader, p.paths, s, p.mask, 'none');
     const summary = summaryOf(p.trader.account, p.trader.protocol, s.balance, run.totals, p.paths.kind);
     items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
   }

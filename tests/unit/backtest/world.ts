@@ -102,6 +102,6 @@ export function run(orders: SourceOrder[], s: RunSettings, marks?: Record<string
   const paths = marks
     ? { kind: 'marks' as const, series: trader.tokens.map((t) => marks[t.indexToken]!) }
     : { kind: 'fills' as const, series: trader.fills };
-  const result = simulate(trader, paths, s, filterMask(trader, s.filters), true);
+  const result = simulate(trader, paths, s, filterMask(trader, s.filters), 'positions');
   return { ...result, positions: result.positions! };
 }
