@@ -1,5 +1,5 @@
-// The sweep's worker thread computes what the main thread computes, and a large sweep is shared
-// between them (docs/backtest.md, Speed).
+// The sweep's worker thread computes what the main thread computes, and a large sweep is split
+// between the worker threads (docs/backtest.md, Speed).
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweepPool } from '../../src/service/backtest/sweep-pool';
 import {
@@ -87,11 +87,11 @@ describe('the sweep worker', () => {
     expect(new Set(here.map((item) => item.roi)).size).toBeGreaterThan(10);
   });
 
-  it('shares a large sweep with the worker and ranks the union like a sweep run here', async () => {
+  it('splits a large sweep between the workers and ranks the union like a sweep run here', async () => {
     // 60 configurations × 2,000 orders is under the threshold; 20 copies of the trader are over it.
     const traders = Array.from({ length: 20 }, () => prepared);
     expect(traders.length * configs.length * trader.n).toBeGreaterThanOrEqual(PARALLEL_WORK);
-    // The worker's answer, seen on its way back (a failed worker would leave the half to this thread).
+    // The workers' answers, seen on their way back (a failed worker would leave its share to this thread).
     let workerItems = 0;
     const viaWorker = {
       run: async (task: Parameters<SweepPool['run']>[0]) => {
@@ -100,8 +100,12 @@ describe('the sweep worker', () => {
         return items;
       },
     } as SweepPool;
-    const shared = await sweepJobs(viaWorker, { body, filters, window, configs, rankBy: 'roi' }, traders);
-    expect(workerItems).toBe(600);
+    const shared = await sweepJobs(
+      [viaWorker, viaWorker],
+      { body, filters, window, configs, rankBy: 'roi' },
+      traders,
+    );
+    expect(workerItems).toBe(1_200);
     const alone = runJobs(traders, body, filters, window, configs, 'roi', 0, traders.length * configs.length);
     expect(shared).toHaveLength(1_200);
     expect([...shared.map((i) => i.roi)].sort((a, b) => a - b)).toEqual(

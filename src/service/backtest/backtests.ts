@@ -21,7 +21,8 @@ import type { FilterSubject } from '../copy/filters';
 export class Backtests {
   private readonly stored: StoredOrders;
   private readonly marks: DemoMarks;
-  private readonly pool = new SweepPool();
+  /** One worker thread per core, for large sweeps. */
+  private readonly pools = [new SweepPool(), new SweepPool()];
   private readonly listed;
   private readonly nowMs: () => number;
 
@@ -55,7 +56,7 @@ export class Backtests {
     const rankBy = body.rankBy ?? 'roi';
     const configs = configurationsOf(body);
     const traders = body.accounts.map((account) => this.prepare(account, protocol, filters, window));
-    const data = await sweepJobs(this.pool, { body, filters, window, configs, rankBy }, traders);
+    const data = await sweepJobs(this.pools, { body, filters, window, configs, rankBy }, traders);
     return {
       protocol,
       rankBy,
@@ -66,8 +67,8 @@ export class Backtests {
     };
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all(this.pools.map((pool) => pool.close()));
   }
 
   private listedTokens(protocol: string): ListedToken[] {

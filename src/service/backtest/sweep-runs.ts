@@ -113,7 +113,7 @@ export function runJobs(
   return items;
 }
 
-/** Orders × configurations from which a sweep shares its jobs with the worker thread. */
+/** Orders × configurations from which a sweep runs in the worker threads. */
 export const PARALLEL_WORK = 2_000_000;
 
 /** What every job of a sweep shares. */
@@ -127,11 +127,12 @@ export interface SweepPlan {
 
 /**
  * Every job of a sweep (each configuration for each trader), ranked best first; equal scores keep
- * the enumeration order. A large sweep runs half its jobs in the pool's worker thread and half
- * here, so that it uses both cores; if the worker fails, this thread runs its half too.
+ * the enumeration order. A large sweep is split between the worker threads (one per core), so that
+ * it uses both cores and the service's thread stays free to answer other requests; a share whose
+ * worker fails is run on this thread.
  */
 export async function sweepJobs(
-  pool: SweepPool,
+  pools: readonly SweepPool[],
   plan: SweepPlan,
   traders: PreparedTrader[],
 ): Promise<SweepItem[]> {
@@ -139,13 +140,16 @@ export async function sweepJobs(
   const jobs = traders.length * configs.length;
   const orders = traders.reduce((n, p) => n + p.trader.n, 0) / Math.max(1, traders.length);
   let items: SweepItem[];
-  if (jobs > 1 && jobs * orders >= PARALLEL_WORK) {
-    const half = Math.floor(jobs / 2);
-    const task: SweepTask = { ...plan, traders: traders.map(dataOf), from: half, to: jobs };
-    const there = pool.run(task).catch(() => null);
-    const here = runJobs(traders, body, filters, window, configs, rankBy, 0, half);
-    const rest = (await there) ?? runJobs(traders, body, filters, window, configs, rankBy, half, jobs);
-    items = here.concat(rest);
+  if (pools.length > 0 && jobs > 1 && jobs * orders >= PARALLEL_WORK) {
+    const data = traders.map(dataOf);
+    const shares = pools.map((pool, k) => {
+      const from = Math.floor((jobs * k) / pools.length);
+      const to = Math.floor((jobs * (k + 1)) / pools.length);
+      return pool
+        .run({ ...plan, traders: data, from, to })
+        .catch(() => runJobs(traders, body, filters, window, configs, rankBy, from, to));
+    });
+    items = (await Promise.all(shares)).flat();
   } else items = runJobs(traders, body, filters, window, configs, rankBy, 0, jobs);
   const order = items
     .map((item, j) => ({ item, j }))
