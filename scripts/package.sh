@@ -6,6 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# electron-builder 26 rebuilds the native modules with @electron/rebuild, which, like Electron's
+# own downloader, requires Node 22.12 or later; the rest of Copydesk runs on Node 20.
+if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number); process.exit(major > 22 || (major === 22 && minor >= 12) ? 0 : 1)'; then
+  echo "package: electron-builder needs Node 22.12 or later to rebuild the native modules; this is Node $(node --version)."
+  exit 1
+fi
+
 # electron-builder downloads Electron's build of each target (from GitHub, or ELECTRON_MIRROR) and
 # the headers to rebuild the native modules against. Without them it would fail half-way, after
 # having started to rebuild node_modules, so a machine that cannot reach them stops here.
