@@ -5,7 +5,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'playwright-report/**', 'test-results/**'] },
+  {
+    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**', 'playwright-report/**', 'test-results/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
