@@ -6,7 +6,14 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**', 'playwright-report/**', 'test-results/**'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-artifacts/**',
+      'playwright-report/**',
+      'test-results/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
