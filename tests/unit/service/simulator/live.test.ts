@@ -6,6 +6,7 @@ import { startLiveMarket, type LiveEvent } from '../../../../src/service/market/
 import { seedDemoWorld } from '../../../../src/service/market/simulator/seed-demo';
 import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
 import { positionViolations } from './identities';
+import { expectAll } from '../../../support/expect-all';
 
 const NOW = Date.UTC(2026, 2, 15, 9, 30);
 
@@ -41,7 +42,7 @@ describe('the live market', () => {
     expect(prices).toHaveLength(5);
     const tokens = db.prepare('SELECT COUNT(*) FROM tokens').pluck().get();
     expect(prices[4]?.prices).toHaveLength(tokens as number);
-    expect(prices[4]?.prices.every((p) => p.price > 0 && p.timeMs === NOW + 5_000)).toBe(true);
+    expectAll(prices[4]?.prices ?? [], (p) => p.price > 0 && p.timeMs === NOW + 5_000);
     expect(prices[0]?.prices[0]?.price).not.toBe(prices[4]?.prices[0]?.price);
     const stored = db.prepare('SELECT price FROM mark_prices WHERE index_token = ?').pluck();
     for (const p of prices[4]?.prices ?? []) expect(stored.get(p.indexToken)).toBe(p.price);
@@ -59,7 +60,7 @@ describe('the live market', () => {
     const types = new Set(orders(events).map((e) => e.order.type));
     expect([...types].sort()).toEqual(['CLOSE', 'DECREASE', 'INCREASE', 'MARGIN_TRANSFERRED', 'OPEN']);
     expect(committed.length).toBeGreaterThan(300);
-    expect(committed.every(Boolean)).toBe(true);
+    expectAll(committed, Boolean);
     const closed = events.filter((e) => e.kind === 'positionClosed');
     const closes = orders(events).filter((e) => e.order.type === 'CLOSE');
     expect(closed.length).toBe(closes.length);
