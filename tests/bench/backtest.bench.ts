@@ -25,6 +25,7 @@ const FROM = END_MS - YEAR_DAYS * DAY_MS;
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'ARB'];
 const GOALS = { singleMs: 20, sweepMs: 2_000, tradersMs: 200 };
 const SINGLE_RUNS = 41;
+const WARM_UP_RUNS = 5;
 
 /** A seeded uniform draw. */
 function rng(seed: number) {
@@ -170,6 +171,8 @@ async function main() {
   const timeSingle = (detail: RunDetail) => {
     const times: number[] = [];
     let trades = 0;
+    // Untimed runs first, so that the timed ones measure the compiled code, not the compiler.
+    for (let r = 0; r < WARM_UP_RUNS; r += 1) simulate(big.trader, big.paths, s, big.mask, detail);
     const cpu0 = cpuMs();
     for (let r = 0; r < SINGLE_RUNS; r += 1) {
       const t0 = performance.now();
