@@ -14,6 +14,10 @@ import { LivePage } from './pages/live/LivePage';
 import { CopyPage } from './pages/copy/CopyPage';
 import { WalletsPage } from './pages/wallets/WalletsPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
+// Static: a second lazy page would share the contract's schemas with the first, and the bundler
+// would move them into a chunk evaluated before zod-config.ts (docs/ui.md, Backtest). Its charts
+// are lazy instead.
+import { BacktestPage } from './pages/backtest/BacktestPage';
 import { selectPage, useNavigation, type PageId } from './stores/navigation';
 
 // The trader page carries the chart library: fetched when first opened, not before the first paint.
@@ -33,6 +37,8 @@ function CurrentPage({ page }: { page: PageId }): ReactElement {
           <TraderPage />
         </Suspense>
       );
+    case 'backtest':
+      return <BacktestPage />;
     case 'live':
       return <LivePage />;
     case 'copy':

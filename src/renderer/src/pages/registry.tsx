@@ -10,6 +10,7 @@ import {
   WalletsIcon,
 } from '../components/icons';
 import type { PageId } from '../stores/navigation';
+import { BacktestIcon } from './backtest/BacktestIcon';
 
 export interface PageEntry {
   id: PageId;
@@ -61,6 +62,16 @@ export const pages: readonly PageEntry[] = [
     icon: TokensIcon,
     section: 'Markets',
     purpose: 'Lists the tradable tokens of every protocol with their index token addresses.',
+    built: true,
+  },
+  {
+    id: 'backtest',
+    label: 'Backtest',
+    testId: 'nav-backtest',
+    icon: BacktestIcon,
+    section: 'Copy',
+    purpose:
+      'Replays traders’ stored orders with your copy settings and costs, and sweeps settings to see which would have worked.',
     built: true,
   },
   {

@@ -1,9 +1,12 @@
 import { create } from 'zustand';
+import type { CopyTradeFormValues } from '../pages/copy/copy-trade-form';
 
 /** The trader a "Copy this trader" button hands to the copy form. */
 export interface CopyPrefill {
   account: string;
   protocol: string;
+  /** Every option (the Backtest page's "Copy with these settings"). */
+  values?: Partial<CopyTradeFormValues>;
 }
 
 interface CopyPrefillStore {

@@ -1,12 +1,15 @@
 import { create } from 'zustand';
 import type { CopyTradeStatus } from '../../../shared/api/copy-trades';
+import type { CopyTradeFormValues } from '../pages/copy/copy-trade-form';
 
 export type CopyTab = 'trades' | 'positions' | 'activity';
 export type PositionsStatus = 'OPEN' | 'CLOSE';
 export type SideFilter = 'BOTH' | 'LONG' | 'SHORT';
 
 /** Which form is open: a new copy trade (maybe prefilled) or an edit of one. */
-export type CopyForm = { mode: 'create'; account?: string; protocol?: string } | { mode: 'edit'; id: string };
+export type CopyForm =
+  | { mode: 'create'; account?: string; protocol?: string; values?: Partial<CopyTradeFormValues> }
+  | { mode: 'edit'; id: string };
 
 interface CopyViewStore {
   tab: CopyTab;

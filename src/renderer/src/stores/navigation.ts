@@ -6,6 +6,7 @@ export const pageIds = [
   'trader',
   'live',
   'tokens',
+  'backtest',
   'copy',
   'wallets',
   'wallet',

@@ -62,7 +62,12 @@ export function CopyPage(): ReactElement {
     if (prefill)
       setView({
         tab: 'trades',
-        form: { mode: 'create', account: prefill.account, protocol: prefill.protocol },
+        form: {
+          mode: 'create',
+          account: prefill.account,
+          protocol: prefill.protocol,
+          ...(prefill.values && { values: prefill.values }),
+        },
       });
   }, [setView]);
 

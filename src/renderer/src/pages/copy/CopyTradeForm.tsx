@@ -11,6 +11,8 @@ import { formatUsd } from '../../format/number';
 import { useCopyTrading } from '../../stores/copy-trading';
 import type { CopyForm } from '../../stores/copy-view';
 import type { WalletRecord } from '../wallets/wallet-view';
+import { useBacktestPrefill } from '../backtest/backtest-prefill';
+import { useNavigation } from '../../stores/navigation';
 import {
   copyTradeFormIssues,
   copyTradeToForm,
@@ -170,6 +172,7 @@ export function CopyTradeForm({
             account: form.mode === 'create' ? (form.account ?? '') : '',
             protocol: form.mode === 'create' ? (form.protocol ?? '') : '',
             title: form.mode === 'create' && form.account ? `Copy ${shortAddress(form.account)}` : '',
+            ...(form.mode === 'create' && form.values),
           }),
     [trade, editing, form],
   );
@@ -327,6 +330,11 @@ export function CopyTradeForm({
   );
 
   const pending = creating || saving;
+  const backtest = (): void => {
+    useBacktestPrefill.getState().set({ kind: 'copyForm', values });
+    onClose();
+    useNavigation.getState().go('backtest');
+  };
   const footer = (
     <div className="form-footer">
       <p className="form-footer-status" role="status">
@@ -346,6 +354,16 @@ export function CopyTradeForm({
       </p>
       <button type="button" className="button" onClick={onClose} disabled={pending}>
         Cancel
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={backtest}
+        disabled={pending || !values.account.trim() || !values.protocol}
+        title="Opens the Backtest page with these settings: what they would have made over the trader’s stored orders"
+        data-testid="copy-form-backtest"
+      >
+        Backtest these settings
       </button>
       <button
         type="submit"

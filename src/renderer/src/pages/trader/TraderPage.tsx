@@ -35,6 +35,7 @@ import { StatGrid } from './StatGrid';
 import { TraderPicker } from './TraderPicker';
 import { TrackTrader } from './TrackTrader';
 import { AssumedLeverageNote } from '../../components/AssumedLeverage';
+import { useBacktestPrefill } from '../backtest/backtest-prefill';
 
 const KEY_FIGURES = [
   'pnl',
@@ -181,6 +182,10 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
     useCopyPrefill.getState().set({ account: trader.account, protocol: trader.protocol });
     go('copy');
   };
+  const backtest = (): void => {
+    useBacktestPrefill.getState().set({ kind: 'trader', protocol: trader.protocol, account: trader.account });
+    go('backtest');
+  };
 
   let body: ReactElement;
   const needsLogin = stats.error?.code === 'NOT_LOGGED_IN' && !stats.data;
@@ -326,6 +331,9 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
             <Freshness freshness={stats.freshness} testId="trader-freshness" />
           ) : null}
           <TrackTrader trader={trader} />
+          <button type="button" className="button" onClick={backtest} data-testid="backtest-trader">
+            Backtest
+          </button>
           <button type="button" className="button button-primary" onClick={copy} data-testid="copy-trader">
             Copy this trader
           </button>
