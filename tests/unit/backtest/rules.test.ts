@@ -219,13 +219,36 @@ describe('sides, overwrite and balance', () => {
     expect(r.positions[0]!).toMatchObject({ closeReason: 'WINDOW_END', profit: 19.043 });
   });
 
-  it('filters: a token outside the copied list is not copied', () => {
+  it('filters: side, excluded tokens and the low thresholds skip the source position', () => {
+    const base = settings();
+    const withTrade = (trade: Partial<typeof base.filters.trade>, excluded: string[] = []) =>
+      settings({
+        filters: { ...base.filters, trade: { ...base.filters.trade, ...trade }, excluded: new Set(excluded) },
+      });
+    const short = [order('OPEN', 0, 50_000, { isLong: false }), order('CLOSE', 2, 51_000, { isLong: false })];
+    expect(run(short, withTrade({ side: 'LONG' })).positions).toHaveLength(0);
+    expect(run(short, withTrade({ side: 'SHORT' })).positions).toHaveLength(1);
+    expect(run(openClose, withTrade({ hasExclude: true }, [BTC])).positions).toHaveLength(0);
+    // The source opened 20,000 on 2,000: 10×, collateral 2,000, size 20,000; thresholds are strict.
+    expect(run(openClose, withTrade({ skipLowLeverage: true, lowLeverage: 11 })).positions).toHaveLength(0);
+    expect(run(openClose, withTrade({ skipLowLeverage: true, lowLeverage: 10 })).positions).toHaveLength(1);
+    expect(
+      run(openClose, withTrade({ skipLowCollateral: true, lowCollateral: 2_001 })).positions,
+    ).toHaveLength(0);
+    expect(run(openClose, withTrade({ skipLowSize: true, lowSize: 20_000 })).positions).toHaveLength(1);
+    // A skipped OPEN is not counted as a copy the balance refused.
+    expect(run(short, withTrade({ side: 'LONG' })).totals.totalSkipped).toBe(0);
+  });
+
+  it('filters: a token outside the copied list is not copied, one in it is', () => {
     const s = settings();
     s.filters = {
       ...s.filters,
       trade: { ...s.filters.trade, copyAll: false },
-      tokens: new Set([ETH.toLowerCase()]),
+      tokens: new Set([ETH]),
     };
     expect(run(openClose, s).positions).toHaveLength(0);
+    const eth = [order('OPEN', 0, 100, { indexToken: ETH }), order('CLOSE', 1, 101, { indexToken: ETH })];
+    expect(run(eth, s).positions).toHaveLength(1);
   });
 });
