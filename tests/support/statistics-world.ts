@@ -13,7 +13,16 @@ import { storeGenerationJson } from '../../src/service/statistics/stored-json';
 import { NULLABLE_STATISTICS } from '../../src/service/graphql/schema';
 
 /** Fields that are counts (integers ≥ 0). */
-const COUNTS = new Set(['totalTrade', 'totalWin', 'totalLose', 'totalLiquidation']);
+const COUNTS = new Set([
+  'totalTrade',
+  'totalWin',
+  'totalLose',
+  'totalLiquidation',
+  'winStreak',
+  'loseStreak',
+  'maxWinStreak',
+  'maxLoseStreak',
+]);
 
 /**
  * Replaces one population (protocol and window) of the service's current statistics with `count`
