@@ -153,4 +153,14 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   await expect(page.getByTestId('bt-leverage').locator('input')).toHaveValue('8');
   await expect(page.getByTestId('bt-orderVolume').locator('input')).toHaveValue('50');
   await expect(page.getByTestId('bt-accounts').locator('textarea')).toHaveValue(account);
+  await expect(page.getByLabel('From')).toHaveValue(from);
+
+  // The light theme: the charts take its colours when drawn.
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('settings-theme-light').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByTestId('nav-backtest').click();
+  await page.getByTestId('bt-tabs-run-1').click();
+  await expect(page.getByTestId('bt-equity-chart').locator('canvas').first()).toBeVisible();
+  await shoot(page, 'backtest-light.png');
 });

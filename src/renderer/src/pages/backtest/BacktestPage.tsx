@@ -83,8 +83,14 @@ export function BacktestPage(): ReactElement {
     const prefill = useBacktestPrefill.getState().take();
     const store = useBacktest.getState();
     if (prefill?.kind === 'trader') store.prefillTrader(prefill.protocol, prefill.account);
-    else if (prefill?.kind === 'copyForm')
-      store.prefillSettings(settingsFromCopyForm(prefill.values, Date.now()));
+    else if (prefill?.kind === 'copyForm') {
+      // The copy-trade form has no window, balance or costs: those stay as they were here.
+      const { fromDate, toDate, balance, delaySeconds, slippageBps, feePercent, funding } = store.settings;
+      store.prefillSettings({
+        ...settingsFromCopyForm(prefill.values, Date.now()),
+        ...{ fromDate, toDate, balance, delaySeconds, slippageBps, feePercent, funding },
+      });
+    }
   }, []);
 
   const shown = current ? current.id : tab === 'sweep' ? 'sweep' : 'compare';
