@@ -165,7 +165,9 @@ async function main(): Promise<void> {
   const rss: RssSample[] = [];
   const violations: string[] = [];
   let restarts = 0;
-  while (Date.now() < endMs) {
+  // Every life ends killed and checked, the last one too: a loop that stopped while a service was
+  // up would leave it running and its event streams open, and the run would never end.
+  for (;;) {
     const lifeMs = options.restartMinMs + Math.random() * (options.restartMaxMs - options.restartMinMs);
     await pause(RSS_AT_UPTIME_MS);
     const mib = rssMiB(life.pid);
