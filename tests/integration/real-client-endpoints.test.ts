@@ -201,6 +201,7 @@ describe('GET /{protocol}/statistic/trader/pnl/{account}', () => {
     ['?from=abc&to=5', /^from must be/],
     ['?from=10&to=5', /^to must not be before from/],
     ['?from=0&to=5&isFill=1', /^isFill must be true or false/],
+    [`?from=0&to=${3661 * DAY}&isFill=true`, /^to must be at most 3660 days after from when isFill is true/],
     ['?from=0&to=5&limit=3', /^query must not contain unknown field "limit"/],
   ])('%s answers 400 naming the field', async (query, rule) => {
     const { account } = await busiestTrader(false);

@@ -108,6 +108,9 @@ export type TraderExchanges = z.infer<typeof traderExchangesSchema>;
 
 // ---- GET /{protocol}/statistic/trader/pnl/{account}?from&to&isFill ----
 
+/** The longest range, in days, a filled PnL series may ask for (ten years). */
+export const PNL_FILL_DAYS_MAX = 3660;
+
 /** The PnL series query: days whose start lies in [from, to]; `isFill` keeps the empty days. */
 export const traderPnlQuerySchema = zStrict({
   from: epochMsText(),
@@ -115,6 +118,13 @@ export const traderPnlQuerySchema = zStrict({
   isFill: booleanText().default(false),
 }).superRefine((q, ctx) => {
   if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  // Filled, every day is an entry: a range from 1970 would be tens of thousands of them.
+  else if (q.isFill && q.to - q.from > PNL_FILL_DAYS_MAX * 86_400_000)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: `must be at most ${PNL_FILL_DAYS_MAX} days after from when isFill is true`,
+    });
 });
 export type TraderPnlQuery = z.infer<typeof traderPnlQuerySchema>;
 
