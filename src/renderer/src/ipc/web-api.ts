@@ -41,6 +41,11 @@ const TOKEN_REFUSED: AppError = {
   message:
     'The terminal refused this page’s access token; it was probably restarted since. Open the address it printed this time.',
 };
+/**
+ * How long a call may wait for the core. Not while the local service is starting: the core holds
+ * calls until it is ready (a first start seeds the demo world, longer than this on a busy
+ * machine) and fails them itself when the start fails or stalls (docs/core.md, A starting service).
+ */
 const INVOKE_TIMEOUT_MS = 30_000;
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
@@ -63,6 +68,47 @@ function isResult(body: unknown): body is Result<unknown> {
   );
 }
 
+/** True for a `service:state` payload saying the local service is starting. */
+function isStarting(payload: unknown): boolean {
+  return (
+    typeof payload === 'object' && payload !== null && 'state' in payload && payload.state === 'starting'
+  );
+}
+
+/**
+ * A call's time limit that does not run out while `holding()` says to wait (the local service is
+ * starting): it is armed again instead, and `rearm` gives it its full time back.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: number | undefined;
+  expired = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly holding: () => boolean,
+  ) {
+    this.rearm();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  readonly rearm = (): void => {
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => {
+      if (this.holding()) return this.rearm();
+      this.expired = true;
+      this.controller.abort();
+    }, this.ms);
+  };
+
+  clear(): void {
+    window.clearTimeout(this.timer);
+  }
+}
+
 /**
  * Builds the API the preload would give, for a browser served by the web shell: each channel is
  * `POST /ipc/<channel>` answered by a JSON Result; events share one WebSocket that reconnects
@@ -74,6 +120,9 @@ export function createWebApi(token: string | null): WebApi {
   let link: LinkState = token ? 'connecting' : 'no-token';
   let socket: WebSocket | null = null;
   let attempt = 0;
+  // The local service's last reported state, and the deadlines of the calls waiting meanwhile.
+  let serviceStarting = false;
+  const deadlines = new Set<() => void>();
 
   const setLink = (next: LinkState): void => {
     if (next === link) return;
@@ -101,6 +150,11 @@ export function createWebApi(token: string | null): WebApi {
       }
       if (typeof frame !== 'object' || frame === null || !('event' in frame) || !('payload' in frame)) return;
       if (!isEventName(frame.event)) return;
+      if (frame.event === 'service:state') {
+        serviceStarting = isStarting(frame.payload);
+        // A start making progress: the calls waiting for it get their full time again.
+        if (serviceStarting) for (const rearm of deadlines) rearm();
+      }
       for (const listener of listeners.get(frame.event) ?? []) listener(frame.payload);
     });
     ws.addEventListener('close', () => {
@@ -120,22 +174,27 @@ export function createWebApi(token: string | null): WebApi {
       request: ChannelRequest<C>,
     ): Promise<Result<ChannelResponse<C>>> {
       if (!token) return failure(NO_TOKEN);
+      const deadline = new Deadline(INVOKE_TIMEOUT_MS, () => serviceStarting);
+      deadlines.add(deadline.rearm);
       let response: Response;
       try {
         response = await fetch(WEB_IPC_PREFIX + channel, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [WEB_TOKEN_HEADER]: token },
           body: JSON.stringify(request),
-          signal: AbortSignal.timeout(INVOKE_TIMEOUT_MS),
+          signal: deadline.signal,
         });
-      } catch (error) {
-        if (error instanceof DOMException && error.name === 'TimeoutError') {
+      } catch {
+        if (deadline.expired) {
           return failure({
             code: 'TIMEOUT',
             message: `The terminal core did not answer within ${INVOKE_TIMEOUT_MS / 1000} seconds.`,
           });
         }
         return failure(OFFLINE);
+      } finally {
+        deadline.clear();
+        deadlines.delete(deadline.rearm);
       }
       // The web shell answers a wrong token with 401 before any handler runs; the service's own
       // UNAUTHORIZED errors come back inside a 200 Result.

@@ -56,6 +56,7 @@ export function seedDemoWorld(db: ServiceDb, options: SeedDemoOptions): SeedDemo
   const clock = performance.now();
   const report = throttled(options.onProgress);
   seedTokenCatalogue(db);
+  slowSeedingForTests(report);
   report({ phase: 'prices', done: 0, total: 1 }, true);
   const world = buildWorld({
     seed: options.seed,
@@ -123,6 +124,24 @@ function writeMarkPrices(db: ServiceDb, world: World): void {
 }
 
 type Reporter = (progress: SeedProgress, force?: boolean) => void;
+
+/**
+ * Test hook (docs/testing.md, First start): `COPYDESK_TEST_SLOW_SEED_MS` makes seeding that much
+ * slower, as on a busy machine, blocking like the real work does and reporting progress as it goes,
+ * so that a first start can be watched for longer than any timeout. Read only here.
+ */
+export const SLOW_SEED_ENV = 'COPYDESK_TEST_SLOW_SEED_MS';
+const SLOW_SEED_STEPS = 20;
+
+function slowSeedingForTests(report: Reporter): void {
+  const totalMs = Number(process.env[SLOW_SEED_ENV] ?? 0);
+  if (!Number.isFinite(totalMs) || totalMs <= 0) return;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let step = 0; step < SLOW_SEED_STEPS; step += 1) {
+    report({ phase: 'prices', done: step, total: SLOW_SEED_STEPS }, true);
+    Atomics.wait(pause, 0, 0, totalMs / SLOW_SEED_STEPS);
+  }
+}
 
 /** A progress callback that fires at most every PROGRESS_INTERVAL_MS unless forced. */
 function throttled(onProgress: SeedDemoOptions['onProgress']): Reporter {
