@@ -30,6 +30,7 @@ import { seedTokenCatalogue } from './market/tokens';
 import { prepareWorld, startLiveWorld } from './world';
 import { feedRoutes } from './http/routes/feed';
 import { backtestRoutes } from './http/routes/backtest';
+import { candleRoutes } from './http/routes/candles';
 import { HyperliquidFeed } from './venues/hyperliquid/hyperliquid-feed';
 
 /** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
@@ -150,6 +151,7 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
     : null;
   feedRoutes(app, ctx, feed);
   backtestRoutes(app, ctx);
+  candleRoutes(app, ctx);
   app.addHook('onClose', async () => {
     live?.stop();
     await feed?.stop();

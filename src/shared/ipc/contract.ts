@@ -23,6 +23,8 @@ import {
   traderStatisticsSchema,
 } from './schemas/trader';
 import { liveFeedRequestSchema } from './schemas/live';
+import { pricesCandlesRequestSchema } from './schemas/prices';
+import { candlesResponseSchema } from '../api/candles';
 import {
   activityLogsPageSchema,
   activityLogsRequestSchema,
@@ -152,6 +154,7 @@ export const channels = {
   'trader:statistics': { request: traderKeySchema, response: traderStatisticsSchema },
   'trader:positions': { request: traderPositionsRequestSchema, response: positionsPageSchema },
   'trader:orders': { request: traderOrdersRequestSchema, response: ordersPageSchema },
+  'prices:candles': { request: pricesCandlesRequestSchema, response: candlesResponseSchema },
 
   'live:top': { request: liveFeedRequestSchema, response: live(positionSchema) },
   'live:positions': { request: liveFeedRequestSchema, response: live(positionSchema) },

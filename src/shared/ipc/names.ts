@@ -52,6 +52,7 @@ export const channelNames = [
   'backtest:run',
   'backtest:sweep',
   'backtest:cancel',
+  'prices:candles',
 ] as const;
 export type Channel = (typeof channelNames)[number];
 

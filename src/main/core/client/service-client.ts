@@ -84,6 +84,7 @@ import type {
   SweepRequestInput,
   SweepResponse,
 } from '../../../shared/api/backtest';
+import { candlesResponseSchema, type CandlesQuery, type CandlesResponse } from '../../../shared/api/candles';
 import { backtestResponseSchema, sweepResponseSchema } from '../../../shared/ipc/schemas/backtest';
 import { feedStatusResponseSchema, type FeedAccountsBody, type FeedStatus } from '../../../shared/api/feed';
 import { NO_CREDENTIALS, type CredentialKind, type Credentials } from './credentials';
@@ -534,6 +535,23 @@ export class ServiceClient {
   /** `POST /{protocol}/back-testing/sweep` (JWT or API key): every combination, best first. */
   async backtestSweep(protocol: string, body: SweepRequestInput): Promise<SweepResponse> {
     return this.read('POST', `/${seg(protocol)}/back-testing/sweep`, body, sweepResponseSchema);
+  }
+
+  // ── Prices (outside the spec: docs/service.md, Price candles) ─────────────────────────────
+
+  /** `GET /prices/{protocol}/{indexToken}/candles` (JWT or API key): the token's candles in a range. */
+  async candles(protocol: string, indexToken: string, query: CandlesQuery): Promise<CandlesResponse> {
+    const search = new URLSearchParams({
+      from: String(query.from),
+      to: String(query.to),
+      interval: query.interval,
+    });
+    return this.read(
+      'GET',
+      `/prices/${seg(protocol)}/${seg(indexToken)}/candles?${search.toString()}`,
+      undefined,
+      candlesResponseSchema,
+    );
   }
 
   // ── Plumbing ─────────────────────────────────────────────────────────────────────────────

@@ -14,6 +14,7 @@ import type { Wallet } from '../wallet/wallet';
 import type { StatisticsDatasets } from '../cache/datasets';
 import { createAccountHandlers } from './account';
 import { createBacktestHandlers } from './backtest';
+import { createPriceHandlers } from './prices';
 import { createCopyTradingHandlers } from './copy-trading';
 import { createExportHandlers } from './export';
 import { createFeedHandlers } from './feed';
@@ -82,5 +83,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createExportHandlers(domain),
     ...createFeedHandlers(domain),
     ...createBacktestHandlers({ client: () => active().serviceClient(), events: deps.events }),
+    ...createPriceHandlers({ client: () => active().serviceClient() }),
   };
 }

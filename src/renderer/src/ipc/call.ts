@@ -66,6 +66,7 @@ const failureTitles: Record<Channel, string> = {
   'backtest:run': 'The backtest did not run',
   'backtest:sweep': 'The sweep did not run',
   'backtest:cancel': 'Could not cancel the sweep',
+  'prices:candles': 'Could not load the price chart',
 };
 
 /** Calls a channel and returns its Result; never throws, never toasts. */

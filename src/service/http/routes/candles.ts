@@ -1,0 +1,44 @@
+// A token's price candles, outside the spec (docs/service.md, "Price candles"): what the trader
+// page draws the trader's entries and exits on. JWT or API key, like the other private reads.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CANDLE_INTERVAL_MS, candlesQuerySchema, type CandlesResponse } from '../../../shared/api/candles';
+import { authenticate } from '../../auth/credentials';
+import { LiveProtocols } from '../../market/tokens';
+import { buildCandles } from '../../prices/candle-building';
+import { PriceSources } from '../../prices/price-sources';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { validate } from '../validate';
+
+/** `GET /prices/{protocol}/{indexToken}/candles?from&to&interval`. */
+export function candleRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const known = new LiveProtocols(ctx.db);
+  const sources = new PriceSources(ctx.db, ctx.config.demo);
+  const credentials = async (request: FastifyRequest) => {
+    await authenticate(ctx, request, 'jwtOrApiKey');
+  };
+  app.get('/prices/:protocol/:indexToken/candles', { preHandler: credentials }, async (request) => {
+    const { protocol, indexToken } = request.params as { protocol: string; indexToken: string };
+    if (!known.current().has(protocol))
+      throw new ServiceError(
+        'VALIDATION_FAILED',
+        `protocol ${JSON.stringify(protocol.slice(0, 64))} is not a known protocol`,
+      );
+    const query = validate(candlesQuerySchema, request.query, 'query');
+    const symbol = sources.symbol(protocol, indexToken);
+    if (symbol === null)
+      throw new ServiceError(
+        'VALIDATION_FAILED',
+        `indexToken ${JSON.stringify(indexToken.slice(0, 100))} is not a token of ${protocol}`,
+      );
+    const prices = sources.inRange(protocol, indexToken, symbol, query.from, query.to);
+    const response: CandlesResponse = {
+      protocol,
+      indexToken,
+      interval: query.interval,
+      source: prices.source,
+      candles: buildCandles(prices.points, query.from, query.to, CANDLE_INTERVAL_MS[query.interval]),
+    };
+    return response;
+  });
+}
