@@ -2,8 +2,11 @@ import type { Page } from '@playwright/test';
 import { loginAsDemo } from './demo-user';
 import { expect, test } from './fixtures';
 
-/** Opens the leaderboard on one protocol, all time, and the top trader's page; returns the address. */
-async function openTopTrader(page: Page, url: string, protocol = 'NOVA_ARB'): Promise<string> {
+/**
+ * Opens the leaderboard on one protocol, all time, and the top trader's page; returns the top two
+ * traders' addresses.
+ */
+async function openTopTrader(page: Page, url: string, protocol = 'NOVA_ARB'): Promise<[string, string]> {
   await loginAsDemo(page, url);
   await page.getByTestId('nav-leaderboard').click();
   const table = page.getByTestId('leaderboard-table');
@@ -15,9 +18,11 @@ async function openTopTrader(page: Page, url: string, protocol = 'NOVA_ARB'): Pr
   await expect(page.getByTestId('leaderboard-body')).not.toHaveAttribute('aria-busy', 'true');
   const first = table.getByTestId('table-row').first();
   const account = (await first.locator('[data-col="account"] [title]').getAttribute('title'))!;
+  const second = table.getByTestId('table-row').nth(1);
+  const other = (await second.locator('[data-col="account"] [title]').getAttribute('title'))!;
   await first.click();
   await expect(page.getByTestId('trader-address')).toHaveText(account);
-  return account;
+  return [account, other];
 }
 
 /** Closes the toasts so that the screenshots show the page. */
@@ -51,7 +56,7 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   terminal,
 }) => {
   test.setTimeout(120_000);
-  const account = await openTopTrader(page, terminal.url);
+  const [account, other] = await openTopTrader(page, terminal.url);
 
   // "Backtest" on the trader page opens the page on that trader and protocol.
   await page.getByTestId('backtest-trader').click();
@@ -101,6 +106,14 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
     /Trader closed|Overwritten|Stop loss|Take profit|Liquidated|Window end/,
   );
   await shoot(page, 'backtest.png');
+
+  // The exits' amounts and units appear with their switch.
+  await page.getByTestId('bt-enableStopLoss').check();
+  await page.getByTestId('bt-stopLossAmount').locator('input').fill('10');
+  await page.getByTestId('bt-enableTakeProfit').check();
+  await page.getByTestId('bt-settings').screenshot({ path: 'test-artifacts/backtest-settings.png' });
+  await page.getByTestId('bt-enableStopLoss').uncheck();
+  await page.getByTestId('bt-enableTakeProfit').uncheck();
 
   // The sweep: leverage across, margin down, ranked by ROI.
   await page.getByTestId('bt-tabs-sweep').click();
@@ -154,6 +167,18 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   await expect(page.getByTestId('bt-orderVolume').locator('input')).toHaveValue('50');
   await expect(page.getByTestId('bt-accounts').locator('textarea')).toHaveValue(account);
   await expect(page.getByLabel('From')).toHaveValue(from);
+
+  // Two traders under one configuration: one sortable table, a row opens that trader's detail.
+  await page.getByTestId('bt-accounts').locator('textarea').fill(`${account}\n${other}`);
+  await page.getByTestId('bt-run').click();
+  await expect(page.getByTestId('bt-tabs-run-3')).toHaveAttribute('aria-selected', 'true');
+  const traders = page.getByTestId('bt-traders').getByTestId('table-row');
+  await expect(traders).toHaveCount(2);
+  await traders.filter({ has: page.locator(`[title="${other}"]`) }).click();
+  await expect(page.getByTestId('bt-run-view').locator('.bt-detail-title')).toContainText(other.slice(0, 6));
+  await expect(
+    page.getByTestId('bt-equity-chart').or(page.getByText('No position was copied')),
+  ).toBeVisible();
 
   // The light theme: the charts take its colours when drawn.
   await page.getByTestId('nav-settings').click();

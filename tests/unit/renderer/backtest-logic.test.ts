@@ -83,8 +83,11 @@ describe('backtest settings', () => {
   it('names the form field a rule breaks, in the contract’s words', () => {
     expect(settingsIssues(settings())).toEqual({});
     expect(settingsIssues(settings({ leverage: '1' })).leverage).toBe('must be between 2 and 50');
-    expect(settingsIssues(settings({ balance: '50' })).balance).toBe('must be at least orderVolume');
-    expect(settingsIssues(settings({ fromDate: '2026-11-30' })).fromDate).toBe('must be before toTime');
+    expect(settingsIssues(settings({ balance: '50' })).balance).toBe('must be at least the margin per order');
+    expect(settingsIssues(settings({ fromDate: '2026-11-30' })).fromDate).toBe('must be before the To day');
+    expect(settingsIssues(settings({ enableTakeProfit: true })).takeProfitAmount).toBe(
+      'is required when Take profit is on',
+    );
     expect(settingsIssues(settings({ protocol: '' })).protocol).toBe('Choose a protocol.');
     expect(settingsIssues(settings({ accounts: [] })).accounts).toBe('must not be empty');
   });

@@ -17,6 +17,7 @@ import {
   SWEEP_AXES,
   type HeatMetric,
 } from './sweep-grid';
+import { settingsIssues } from './backtest-settings';
 
 const RANKS: readonly { value: SweepRank; label: string }[] = [
   { value: 'roi', label: 'ROI' },
@@ -170,11 +171,14 @@ export function SweepPanel(): ReactElement {
   const xError = attempted ? ('error' in xs ? xs.error : null) : null;
   const yError = attempted ? ('error' in ys ? ys.error : same) : null;
   const running = sweep?.status === 'running';
+  // The fixed settings come from the form: a sweep of broken settings would only be refused.
+  const formSettings = useBacktest((s) => s.settings);
+  const formIssues = useMemo(() => Object.keys(settingsIssues(formSettings)).length, [formSettings]);
 
   const submit = (e: FormEvent<HTMLFormElement>): void => {
     e.preventDefault();
     setAttempted(true);
-    if ('error' in xs || 'error' in ys || same) return;
+    if ('error' in xs || 'error' in ys || same || formIssues > 0) return;
     const axes: [SweepAxis, SweepAxis] = [
       { field: xField, values: xs.values },
       { field: yField, values: ys.values },
@@ -225,6 +229,12 @@ export function SweepPanel(): ReactElement {
               ))}
             </select>
           </label>
+          {attempted && formIssues > 0 ? (
+            <p className="field-error bt-sweep-issue" data-testid="bt-sweep-issue">
+              Fix the settings above first: {formIssues === 1 ? '1 field needs' : `${formIssues} fields need`}{' '}
+              fixing (Run backtest shows which).
+            </p>
+          ) : null}
           <div className="bt-sweep-actions">
             {running ? (
               <button

@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/api/backtest';
 import type { AmountType, CopyTradeSide } from '../../../../shared/api/copy-trades';
 import type { CopyTradeFormValues } from '../copy/copy-trade-form';
-import { parseAmount, splitAddresses } from '../copy/copy-trade-form';
+import { humanizeRule, parseAmount, splitAddresses } from '../copy/copy-trade-form';
 import { formatLeverage, formatPercent, formatUsd } from '../../format/number';
 
 /** The form's values, as typed (amounts are text until sent). */
@@ -153,6 +153,12 @@ const FIELD_OF: Record<string, keyof BacktestSettings> = {
 
 export type SettingsIssues = Partial<Record<keyof BacktestSettings, string>>;
 
+/** A contract rule in the form's words: field names as labelled, switches on and off. */
+const readable = (message: string): string =>
+  humanizeRule(message)
+    .replace(/\borderVolume\b/g, 'the margin per order')
+    .replace(/\btoTime\b/g, 'the To day');
+
 /** Every rule the settings break, by form field, in the contract's words (the service's own). */
 export function settingsIssues(s: BacktestSettings): SettingsIssues {
   const issues: SettingsIssues = {};
@@ -162,7 +168,7 @@ export function settingsIssues(s: BacktestSettings): SettingsIssues {
   for (const issue of parsed.error.issues) {
     const key = String(issue.path[0] ?? 'accounts');
     const field = FIELD_OF[key] ?? (key in s ? (key as keyof BacktestSettings) : 'accounts');
-    const message = key === 'feeRate' ? 'must be between 0 and 1 (percent)' : issue.message;
+    const message = key === 'feeRate' ? 'must be between 0 and 1 (percent)' : readable(issue.message);
     issues[field] ??= message;
   }
   return issues;
