@@ -1,5 +1,5 @@
 // Migration 2 of the datasets file: records stored with the old list of number fields are dropped,
-// and their datasets say why and download afresh when started (docs/core-cache.md).
+// and their datasets say why and download afresh when started (docs/statistics.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
