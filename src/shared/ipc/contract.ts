@@ -48,6 +48,8 @@ import {
 } from './schemas/wallets';
 import {
   cacheStatsSchema,
+  exportCancelRequestSchema,
+  exportCancelSchema,
   exportCsvRequestSchema,
   exportCsvSchema,
   profileIdRequestSchema,
@@ -184,6 +186,7 @@ export const channels = {
   'cache:stats': { request: empty, response: cacheStatsSchema },
   'cache:clear': { request: empty, response: cacheStatsSchema },
   'export:csv': { request: exportCsvRequestSchema, response: exportCsvSchema },
+  'export:cancel': { request: exportCancelRequestSchema, response: exportCancelSchema },
 
   'feed:status': { request: empty, response: feedStatusReadSchema },
   'feed:accounts': { request: feedAccountsRequestSchema, response: feedStatusSchema },

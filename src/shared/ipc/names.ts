@@ -47,6 +47,7 @@ export const channelNames = [
   'cache:stats',
   'cache:clear',
   'export:csv',
+  'export:cancel',
   'feed:status',
   'feed:accounts',
   'backtest:run',

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { csvField, csvLine, writeCsv, type CsvCell } from '../../../src/main/core/export/csv';
+import {
+  ExportCancelledError,
+  UTF8_BOM,
+  csvField,
+  csvLine,
+  writeCsv,
+  type CsvCell,
+} from '../../../src/main/core/export/csv';
+import type { DomainDeps } from '../../../src/main/core/handlers/handlers';
+import { createExportHandlers } from '../../../src/main/core/handlers/export';
 import { exportsFolderPicker } from '../../../src/main/core/export/exports-folder';
 
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-csv-'));
@@ -102,6 +111,40 @@ describe('writeCsv', () => {
     expect(existsSync(`${path}.partial`)).toBe(false);
   });
 
+  it('starts with a UTF-8 byte-order mark, so spreadsheets read non-ASCII text', async () => {
+    const path = join(dir, 'names.csv');
+    await writeCsv(path, ['trader', 'pair'], [['Zürich “fund” 名前', 'ÉTH/USD']]);
+    const bytes = readFileSync(path);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.startsWith(UTF8_BOM)).toBe(true);
+    expect(parseCsv(text.slice(1))).toEqual([
+      ['trader', 'pair'],
+      ['Zürich “fund” 名前', 'ÉTH/USD'],
+    ]);
+  });
+
+  it('stops between chunks when cancelled, leaving neither the file nor the partial one', async () => {
+    const path = join(dir, 'cancelled.csv');
+    const rows: CsvCell[][] = Array.from({ length: 10_000 }, (_, i) => [i]);
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const writing = writeCsv(
+      path,
+      ['n'],
+      rows,
+      (done) => {
+        progress.push(done);
+        controller.abort();
+      },
+      controller.signal,
+    );
+    await expect(writing).rejects.toBeInstanceOf(ExportCancelledError);
+    expect(progress).toEqual([2000]);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.partial`)).toBe(false);
+  });
+
   it('fails without leaving a file when the folder cannot be written', async () => {
     const path = join(dir, 'missing-folder', 'table.csv');
     await expect(writeCsv(path, ['a'], [[1]])).rejects.toMatchObject({ code: 'ENOENT' });
@@ -121,5 +164,31 @@ describe('the exports folder', () => {
     // A name with a path in it stays in the folder.
     expect(await pick('../../escape.csv')).toBe(join(dir, 'exports', 'escape.csv'));
     expect(readdirSync(join(dir, 'exports')).sort()).toEqual(['trades (2).csv', 'trades.csv']);
+  });
+});
+
+describe('export:csv and export:cancel', () => {
+  function handlers(onProgress: (done: number) => void) {
+    const deps = {
+      pickSavePath: exportsFolderPicker(join(dir, 'handler')),
+      events: { emit: (_event: string, payload: { done: number }) => onProgress(payload.done) },
+    } as unknown as DomainDeps;
+    return createExportHandlers(deps);
+  }
+  const rows = Array.from({ length: 9_000 }, (_, i) => [i, `row ${i}`]);
+
+  it('cancels the export under way: no file, and the answer says so', async () => {
+    let cancelled: Promise<{ cancelled: boolean }> | null = null;
+    const h = handlers((done) => {
+      if (done > 0) cancelled ??= h['export:cancel']({});
+    });
+    const answer = await h['export:csv']({ suggestedName: 'long.csv', columns: ['n', 'label'], rows });
+    expect(answer).toEqual({ path: null, rows: 0, cancelled: true });
+    expect(await cancelled).toEqual({ cancelled: true });
+    expect(readdirSync(join(dir, 'handler', 'exports'))).toEqual([]);
+    // Nothing runs any more: a second cancel has nothing to stop, and the next export completes.
+    expect(await h['export:cancel']({})).toEqual({ cancelled: false });
+    const next = await h['export:csv']({ suggestedName: 'long.csv', columns: ['n', 'label'], rows });
+    expect(next).toEqual({ path: join(dir, 'handler', 'exports', 'long.csv'), rows: 9_000 });
   });
 });

@@ -1,5 +1,7 @@
 import type { ReactElement } from 'react';
+import { formatPercent } from '../format/number';
 import { useCsvExport } from '../stores/csv-export';
+import { useExportProgress } from '../stores/export-progress';
 import { toCsvRows, type Column } from './table/DataTable';
 
 interface ExportCsvButtonProps<Row> {
@@ -14,7 +16,11 @@ interface ExportCsvButtonProps<Row> {
   testId?: string;
 }
 
-/** Exports the rows as shown (minus button columns) to a CSV file, with raw numbers. */
+/**
+ * Exports the rows as shown (minus button columns) to a CSV file, with raw numbers, through the
+ * one `export:csv` path. While its export runs the button becomes "Cancel export" (with the
+ * share written so far on long tables); other tables' buttons wait for it.
+ */
 export function ExportCsvButton<Row>({
   columns,
   rows,
@@ -25,6 +31,26 @@ export function ExportCsvButton<Row>({
 }: ExportCsvButtonProps<Row>): ReactElement {
   const running = useCsvExport((s) => s.running);
   const exportCsv = useCsvExport((s) => s.exportCsv);
+  const cancel = useCsvExport((s) => s.cancel);
+  const progress = useExportProgress((s) => s.progress);
+  const mine = running?.startsWith(`${name}-`) === true;
+
+  if (mine) {
+    const share =
+      progress && progress.total > 0 ? ` ${formatPercent((100 * progress.done) / progress.total)}` : '';
+    return (
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => void cancel()}
+        title="Stop this export; no file is left behind"
+        data-testid={testId ? `${testId}-cancel` : undefined}
+      >
+        {`Cancel export${share}`}
+      </button>
+    );
+  }
+
   const onClick = (): void => {
     const date = new Date().toISOString().slice(0, 10);
     // Columns without a label hold buttons, not data.
@@ -41,11 +67,16 @@ export function ExportCsvButton<Row>({
       onClick={onClick}
       disabled={running !== null || rows.length === 0}
       title={
-        title ?? (rows.length === 0 ? 'Nothing to export' : `Save these ${rows.length} ${noun} as a CSV file`)
+        title ??
+        (running !== null
+          ? 'Another export is being written'
+          : rows.length === 0
+            ? 'Nothing to export'
+            : `Save these ${rows.length} ${noun} as a CSV file`)
       }
       data-testid={testId}
     >
-      {running ? 'Exporting…' : 'Export CSV'}
+      Export CSV
     </button>
   );
 }

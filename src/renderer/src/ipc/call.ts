@@ -61,6 +61,7 @@ const failureTitles: Record<Channel, string> = {
   'trader:positions': 'Could not load the trader’s positions',
   'trader:orders': 'Could not load the position’s orders',
   'export:csv': 'Could not export the table',
+  'export:cancel': 'Could not cancel the export',
   'feed:status': 'Could not read the Hyperliquid feed’s status',
   'feed:accounts': 'Could not change the tracked accounts',
   'backtest:run': 'The backtest did not run',

@@ -18,7 +18,8 @@ export const profileSaveRequestSchema = zStrict({
 });
 export const profileIdRequestSchema = zStrict({ id: zNonEmpty(40) });
 
-export const THEMES = ['dark', 'light'] as const;
+/** `system` (the default) follows the OS's light or dark setting (docs/ui.md, Theme). */
+export const THEMES = ['system', 'dark', 'light'] as const;
 
 /**
  * Where the local service's traders come from, each on or off (applied by restarting it):
@@ -72,5 +73,15 @@ export const exportCsvRequestSchema = zStrict({
     .max(200, { error: 'must have at most 200 entries' }),
   rows: zList(zList(cell)).max(200_000, { error: 'must have at most 200000 entries' }),
 });
-/** Where the file went; `null` when the user cancelled the save dialog. */
-export const exportCsvSchema = z.object({ path: z.string().nullable(), rows: z.number() });
+/**
+ * Where the file went; `path: null` when the user cancelled the save dialog, or cancelled the
+ * export while it was written (`cancelled: true`; no file is left, partial or whole).
+ */
+export const exportCsvSchema = z.object({
+  path: z.string().nullable(),
+  rows: z.number(),
+  cancelled: z.boolean().optional(),
+});
+/** `export:cancel`: stops the export being written, if any. */
+export const exportCancelRequestSchema = zStrict({});
+export const exportCancelSchema = z.object({ cancelled: z.boolean() });
