@@ -5,6 +5,7 @@ import { Address } from '../../components/Address';
 import { EmptyState } from '../../components/EmptyState';
 import { CopyTradeIcon } from '../../components/icons';
 import { Segmented } from '../../components/Toggle';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { TitleCell } from '../../components/table/TitleCell';
 import { leverageColumn, usdColumn } from '../../components/table/column-kinds';
@@ -241,6 +242,15 @@ export function CopyTradesPanel({
         <span className="toolbar-summary num">
           {trades ? `${rows.length} of ${trades.length} copy trade${trades.length === 1 ? '' : 's'}` : ''}
         </span>
+        <div className="toolbar-end">
+          <ExportCsvButton
+            columns={columns}
+            rows={rows}
+            name="copy-trades"
+            noun="copy trades"
+            testId="copy-trades-export"
+          />
+        </div>
       </div>
       <DataTable
         rows={rows}

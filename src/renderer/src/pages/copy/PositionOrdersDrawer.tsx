@@ -7,6 +7,7 @@ import { Drawer } from '../../components/Drawer';
 import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { Freshness } from '../../components/Freshness';
 import { SideTag } from '../../components/SideTag';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { shortAddress } from '../../format/address';
 import { formatLeverage, formatPrice, formatUsd, signClass } from '../../format/number';
@@ -191,7 +192,16 @@ export function PositionOrdersDrawer({
         </dl>
         <div className="drawer-section-head">
           <h3>Orders</h3>
-          <Freshness freshness={orders.freshness} testId="position-orders-freshness" />
+          <div className="toolbar-end">
+            <ExportCsvButton
+              columns={orderColumns}
+              rows={orders.data ?? []}
+              name="copy-position-orders"
+              noun="orders"
+              testId="position-orders-export"
+            />
+            <Freshness freshness={orders.freshness} testId="position-orders-freshness" />
+          </div>
         </div>
         {orders.error && !orders.data ? (
           <ReadFailed

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { useId, useMemo } from 'react';
 import type { Order, Position } from '../../../../shared/api/positions';
 import type { Freshness as FreshnessValue } from '../../../../shared/ipc/schemas/freshness';
@@ -9,6 +9,7 @@ import { LoginFirst } from '../../components/LoginFirst';
 import { Freshness } from '../../components/Freshness';
 import { LiveIcon, RefreshIcon } from '../../components/icons';
 import { Segmented, Toggle } from '../../components/Toggle';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import {
   leverageColumn,
@@ -232,6 +233,8 @@ interface FeedPanelProps {
   retrying: boolean;
   onRetry: () => void;
   children: ReactElement;
+  /** The panel's export button. */
+  actions?: ReactNode;
 }
 
 function FeedPanel({
@@ -245,6 +248,7 @@ function FeedPanel({
   hasData,
   retrying,
   onRetry,
+  actions,
   children,
 }: FeedPanelProps): ReactElement {
   const titleId = useId();
@@ -261,6 +265,7 @@ function FeedPanel({
               {total > shown ? `${shown} of ${formatInteger(total)}` : `${shown}`}
             </span>
           ) : null}
+          {actions}
           {error && !hasData ? null : <Freshness freshness={freshness} testId={`${testId}-freshness`} />}
         </div>
       </header>
@@ -474,6 +479,15 @@ export function LivePage(): ReactElement {
             title="Top open positions"
             hint="largest open positions first"
             testId="live-top"
+            actions={
+              <ExportCsvButton
+                columns={topColumns}
+                rows={top.data?.data ?? []}
+                name="live-top-positions"
+                noun="positions"
+                testId="live-top-export"
+              />
+            }
             freshness={top.freshness}
             total={top.data?.meta.total ?? null}
             shown={top.data?.data.length ?? 0}
@@ -500,6 +514,15 @@ export function LivePage(): ReactElement {
               title="Positions"
               hint="opened and closed, newest first"
               testId="live-positions"
+              actions={
+                <ExportCsvButton
+                  columns={feedColumns}
+                  rows={feed.data?.data ?? []}
+                  name="live-positions"
+                  noun="positions"
+                  testId="live-positions-export"
+                />
+              }
               freshness={feed.freshness}
               total={feed.data?.meta.total ?? null}
               shown={feed.data?.data.length ?? 0}
@@ -524,6 +547,15 @@ export function LivePage(): ReactElement {
               title="Orders"
               hint="every trader’s orders, newest first"
               testId="live-orders"
+              actions={
+                <ExportCsvButton
+                  columns={orderCols}
+                  rows={orders.data?.data ?? []}
+                  name="live-orders"
+                  noun="orders"
+                  testId="live-orders-export"
+                />
+              }
               freshness={orders.freshness}
               total={orders.data?.meta.total ?? null}
               shown={orders.data?.data.length ?? 0}

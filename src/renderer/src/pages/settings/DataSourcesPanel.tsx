@@ -15,6 +15,7 @@ import {
 } from '../../components/feed-text';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Toggle } from '../../components/Toggle';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { useNow } from '../../hooks/use-now';
 import { formatInteger } from '../../format/number';
@@ -262,13 +263,25 @@ function TrackedAccounts({ on }: { on: boolean }): ReactElement {
       </p>
     );
   } else {
+    const columns = accountColumns(pending, (account) => void untrack(account));
     body = (
       <>
         <FeedSummary status={status} />
         <TrackForm />
+        <div className="toolbar">
+          <div className="toolbar-end">
+            <ExportCsvButton
+              columns={columns}
+              rows={status.accounts}
+              name="tracked-accounts"
+              noun="accounts"
+              testId="feed-accounts-export"
+            />
+          </div>
+        </div>
         <DataTable
           rows={status.accounts}
-          columns={accountColumns(pending, (account) => void untrack(account))}
+          columns={columns}
           rowKey={(a) => a.account}
           sort={{ column: 'fills', direction: 'desc' }}
           onRowOpen={(a) => openTrader({ protocol: HYPERLIQUID_PROTOCOL, account: a.account })}

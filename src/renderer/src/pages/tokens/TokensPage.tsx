@@ -2,11 +2,22 @@ import type { ReactElement } from 'react';
 import { useEffect, useId, useMemo } from 'react';
 import { Address } from '../../components/Address';
 import { EmptyState } from '../../components/EmptyState';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
+import type { Column } from '../../components/table/DataTable';
 import { RefreshIcon, SearchIcon, TokensIcon } from '../../components/icons';
 import { SkeletonRows } from '../../components/Skeleton';
 import { formatTimestamp } from '../../format/time';
 import { selectTokensFilter, selectTokensList, useTokens } from '../../stores/tokens';
 import { filterTokenGroups, splitMatch, type TokenGroupView } from './filter-tokens';
+
+type TokenRow = TokenGroupView['tokens'][number];
+
+/** The token table as CSV: one row per symbol, its index tokens joined by spaces. */
+const TOKEN_CSV_COLUMNS: readonly Column<TokenRow>[] = [
+  { id: 'symbol', label: 'Symbol', value: (t) => t.symbol },
+  { id: 'indexTokens', label: 'Index tokens', value: (t) => t.indexTokens.join(' ') },
+  { id: 'isForex', label: 'Forex', value: (t) => t.isForex },
+];
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
@@ -37,11 +48,20 @@ function TokenGroupSection({ group, query }: { group: TokenGroupView; query: str
     >
       <header className="panel-header">
         <h2 id={titleId}>{group.protocol}</h2>
-        <span className="panel-count num">
-          {filtered
-            ? `${group.tokens.length} of ${plural(group.total, 'symbol', 'symbols')}`
-            : plural(group.total, 'symbol', 'symbols')}
-        </span>
+        <div className="toolbar-end">
+          <span className="panel-count num">
+            {filtered
+              ? `${group.tokens.length} of ${plural(group.total, 'symbol', 'symbols')}`
+              : plural(group.total, 'symbol', 'symbols')}
+          </span>
+          <ExportCsvButton
+            columns={TOKEN_CSV_COLUMNS}
+            rows={group.tokens}
+            name={`tokens-${group.protocol}`}
+            noun="tokens"
+            testId={`token-export-${group.protocol}`}
+          />
+        </div>
       </header>
       {group.tokens.length === 0 ? (
         <p className="panel-text panel-body">The service lists no tokens for this protocol.</p>

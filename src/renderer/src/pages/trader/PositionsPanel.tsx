@@ -6,6 +6,7 @@ import {
   type PositionSortField,
 } from '../../../../shared/api/positions';
 import { EmptyState, ReadFailed } from '../../components/EmptyState';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable } from '../../components/table/DataTable';
 import { useChannel } from '../../ipc/use-channel';
 import { formatInteger } from '../../format/number';
@@ -33,9 +34,18 @@ function PositionOrders({ trader, position }: { trader: TraderRef; position: Pos
           Orders of {position.pair} {position.isLong ? 'long' : 'short'}{' '}
           <span className="muted num">· opened {position.openBlockTime.slice(0, 10)}</span>
         </h2>
-        <button type="button" className="button button-small" onClick={() => select(null)}>
-          Hide orders
-        </button>
+        <div className="toolbar-end">
+          <ExportCsvButton
+            columns={ORDER_COLUMNS}
+            rows={orders.data?.data ?? []}
+            name="trader-position-orders"
+            noun="orders"
+            testId="orders-export"
+          />
+          <button type="button" className="button button-small" onClick={() => select(null)}>
+            Hide orders
+          </button>
+        </div>
       </header>
       {orders.error && !orders.data ? (
         <ReadFailed
@@ -79,7 +89,16 @@ export function OpenPositions({ trader }: { trader: TraderRef }): ReactElement {
     <section className="panel" aria-labelledby="open-title" data-testid="open-positions">
       <header className="panel-header">
         <h2 id="open-title">Open positions</h2>
-        <span className="panel-count num">{count === undefined ? '' : formatInteger(count)}</span>
+        <div className="toolbar-end">
+          <span className="panel-count num">{count === undefined ? '' : formatInteger(count)}</span>
+          <ExportCsvButton
+            columns={OPEN_COLUMNS}
+            rows={open.data?.data ?? []}
+            name="trader-open-positions"
+            noun="positions"
+            testId="open-positions-export"
+          />
+        </div>
       </header>
       {open.error && !open.data ? (
         <ReadFailed
@@ -185,6 +204,14 @@ export function PositionsHistory({ trader }: { trader: TraderRef }): ReactElemen
             >
               Next ›
             </button>
+            <ExportCsvButton
+              columns={HISTORY_COLUMNS}
+              rows={rows}
+              name="trader-positions"
+              noun="positions"
+              title="Save this page of positions as a CSV file"
+              testId="history-export"
+            />
           </div>
         </header>
         {history.error && !history.data ? (

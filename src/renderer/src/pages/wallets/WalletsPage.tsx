@@ -8,6 +8,7 @@ import { Freshness } from '../../components/Freshness';
 import { LoginFirst } from '../../components/LoginFirst';
 import { CloseIcon, KeyIcon, WalletsIcon } from '../../components/icons';
 import { SkeletonLines } from '../../components/Skeleton';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { shortAddress } from '../../format/address';
 import { formatUsd, signClass } from '../../format/number';
@@ -435,7 +436,16 @@ export function WalletsPage(): ReactElement {
         <section className="panel" aria-labelledby="copy-wallets-title">
           <header className="panel-header">
             <h2 id="copy-wallets-title">Copy wallets</h2>
-            <Freshness freshness={wallets.freshness} testId="wallets-freshness" />
+            <div className="toolbar-end">
+              <ExportCsvButton
+                columns={walletColumns}
+                rows={copyWallets}
+                name="copy-wallets"
+                noun="wallets"
+                testId="copy-wallets-export"
+              />
+              <Freshness freshness={wallets.freshness} testId="wallets-freshness" />
+            </div>
           </header>
           <DataTable
             rows={copyWallets}
@@ -466,7 +476,16 @@ export function WalletsPage(): ReactElement {
         <section className="panel" aria-labelledby="withdrawals-title">
           <header className="panel-header">
             <h2 id="withdrawals-title">Withdrawals</h2>
-            <Freshness freshness={withdrawals.freshness} testId="withdrawals-freshness" />
+            <div className="toolbar-end">
+              <ExportCsvButton
+                columns={withdrawalColumns}
+                rows={withdrawals.data ?? []}
+                name="withdrawals"
+                noun="withdrawals"
+                testId="withdrawals-export"
+              />
+              <Freshness freshness={withdrawals.freshness} testId="withdrawals-freshness" />
+            </div>
           </header>
           {withdrawals.error && !withdrawals.data ? (
             <ReadFailed
