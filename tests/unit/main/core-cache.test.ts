@@ -144,9 +144,9 @@ describe('settings and withdrawal records', () => {
     const table = new KeyValueTable(openCacheDatabase(':memory:'));
     const settings = new SettingsStore(table);
     const dataSources = { demo: true, hyperliquid: true };
-    expect(settings.get()).toEqual({ theme: 'dark', notifications: false, cacheLimitMb: 512, dataSources });
+    expect(settings.get()).toEqual({ theme: 'system', notifications: false, cacheLimitMb: 512, dataSources });
     expect(settings.update({ cacheLimitMb: 64 })).toEqual({
-      theme: 'dark',
+      theme: 'system',
       notifications: false,
       cacheLimitMb: 64,
       dataSources,
@@ -156,7 +156,7 @@ describe('settings and withdrawal records', () => {
     // Settings are read once, at start: the damaged value is seen by the next start, and takes
     // its default alone (the readable limit stays).
     expect(new SettingsStore(table).get()).toEqual({
-      theme: 'dark',
+      theme: 'system',
       notifications: false,
       cacheLimitMb: 32,
       dataSources,

@@ -72,7 +72,7 @@ describe('the settings store', () => {
     // One unreadable field takes its default alone; the others stay.
     const broken = { theme: 'neon', cacheLimitMb: 64, dataSources: { demo: false, hyperliquid: 'yes' } };
     expect(new SettingsStore(memoryTable({ settings: broken })).get()).toEqual({
-      theme: 'dark',
+      theme: 'system',
       notifications: false,
       cacheLimitMb: 64,
       dataSources: { demo: false, hyperliquid: true },

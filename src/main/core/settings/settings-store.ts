@@ -2,11 +2,11 @@ import { settingsSchema, type Settings, type SettingsUpdate } from '../../../sha
 import type { KeyValueTable } from '../cache/key-value';
 
 /**
- * The settings of a fresh install: dark theme, no notifications, a 512 MB cache, and both data
+ * The settings of a fresh install: the OS's theme, no notifications, a 512 MB cache, and both data
  * sources on (the demo market, and real traders from Hyperliquid's public data).
  */
 export const DEFAULT_SETTINGS: Settings = {
-  theme: 'dark',
+  theme: 'system',
   notifications: false,
   cacheLimitMb: 512,
   dataSources: { demo: true, hyperliquid: true },

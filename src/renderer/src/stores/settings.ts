@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import type { DataSources, Settings } from '../../../shared/ipc/schemas/settings';
 import type { AppError } from '../../../shared/result';
 import { call } from '../ipc/call';
+import { parseThemeSetting } from '../theme/resolve-theme';
+import { paintTheme } from '../theme/palette-store';
 import { readWithLoading } from './store-actions';
 
 export type Theme = Settings['theme'];
@@ -12,10 +14,9 @@ type SettingsPatch = Partial<Pick<Settings, 'theme' | 'notifications' | 'cacheLi
 // The theme is also kept in localStorage so that the next start paints in it before the core answers.
 const THEME_KEY = 'copydesk.theme';
 
-/** Paints the window in `theme` (styles/theme.css keys the light palette on data-theme). */
+/** Paints the window for the `theme` setting (`system` follows the OS) and remembers it. */
 export function applyTheme(theme: Theme): void {
-  document.documentElement.dataset.theme = theme;
-  document.documentElement.style.colorScheme = theme;
+  paintTheme(theme);
   try {
     window.localStorage.setItem(THEME_KEY, theme);
   } catch {
@@ -23,12 +24,12 @@ export function applyTheme(theme: Theme): void {
   }
 }
 
-/** The theme of the last run, until `settings:get` answers; dark by default. */
+/** The theme setting of the last run, until `settings:get` answers; `system` by default. */
 export function rememberedTheme(): Theme {
   try {
-    return window.localStorage.getItem(THEME_KEY) === 'light' ? 'light' : 'dark';
+    return parseThemeSetting(window.localStorage.getItem(THEME_KEY));
   } catch {
-    return 'dark';
+    return 'system';
   }
 }
 

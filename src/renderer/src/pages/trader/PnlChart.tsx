@@ -10,24 +10,32 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import { formatCompact } from '../../format/number';
+import { readChartColors, type ChartColors } from '../../theme/chart-colors';
+import { usePalette } from '../../theme/palette-store';
 import type { PnlPoint } from './pnl-series';
 
-// The chart draws on a canvas: it cannot read CSS variables, so the theme's colours are repeated
-// here (styles/theme.css).
-const COLORS = {
-  text: '#8a94a3',
-  grid: '#1a212c',
-  border: '#1f2631',
-  good: '#2ebd85',
-  bad: '#f0565b',
-  goodFill: 'rgba(46, 189, 133, 0.22)',
-  badFill: 'rgba(240, 86, 91, 0.22)',
-  goodBar: 'rgba(46, 189, 133, 0.7)',
-  badBar: 'rgba(240, 86, 91, 0.7)',
-};
+const priceFormatter = (v: number): string => `${v < 0 ? '−' : ''}$${formatCompact(Math.abs(v))}`;
 
-const usd = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
-const priceFormatter = (v: number): string => `${v < 0 ? '−' : ''}$${usd.format(Math.abs(v))}`;
+// The chart draws on a canvas, which cannot read CSS variables: its colours are read from the
+// painted theme (theme/chart-colors.ts) and applied again whenever the palette changes.
+const chartOptions = (c: ChartColors) =>
+  ({
+    layout: { textColor: c.text, panes: { separatorColor: c.border } },
+    grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
+    rightPriceScale: { borderColor: c.border },
+    timeScale: { borderColor: c.border },
+  }) as const;
+
+const totalColors = (c: ChartColors) =>
+  ({
+    topLineColor: c.good,
+    topFillColor1: c.goodFill,
+    topFillColor2: c.goodFade,
+    bottomLineColor: c.bad,
+    bottomFillColor1: c.badFade,
+    bottomFillColor2: c.badFill,
+  }) as const;
 
 /**
  * The trader's daily PnL: the running total (realised − fees + today's unrealised) as a line
@@ -44,20 +52,14 @@ export function PnlChart({
   const chartRef = useRef<IChartApi | null>(null);
   const totalRef = useRef<ISeriesApi<'Baseline'> | null>(null);
   const dailyRef = useRef<ISeriesApi<'Histogram'> | null>(null);
+  const palette = usePalette((s) => s.palette);
 
   useEffect(() => {
     if (!container.current) return;
     const chart = createChart(container.current, {
       autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: 'transparent' },
-        textColor: COLORS.text,
-        fontSize: 11,
-        panes: { separatorColor: COLORS.border },
-      },
-      grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
-      rightPriceScale: { borderColor: COLORS.border },
-      timeScale: { borderColor: COLORS.border, fixLeftEdge: true, fixRightEdge: true },
+      layout: { background: { type: ColorType.Solid, color: 'transparent' }, fontSize: 11 },
+      timeScale: { fixLeftEdge: true, fixRightEdge: true },
       crosshair: { mode: CrosshairMode.Magnet },
       localization: { priceFormatter },
       handleScroll: false,
@@ -65,12 +67,6 @@ export function PnlChart({
     });
     totalRef.current = chart.addSeries(BaselineSeries, {
       baseValue: { type: 'price', price: 0 },
-      topLineColor: COLORS.good,
-      topFillColor1: COLORS.goodFill,
-      topFillColor2: 'rgba(46, 189, 133, 0.02)',
-      bottomLineColor: COLORS.bad,
-      bottomFillColor1: 'rgba(240, 86, 91, 0.02)',
-      bottomFillColor2: COLORS.badFill,
       lineWidth: 2,
       title: 'Cumulative',
     });
@@ -86,14 +82,20 @@ export function PnlChart({
   }, []);
 
   useEffect(() => {
-    totalRef.current?.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.cumulative })));
+    const colors = readChartColors();
+    chartRef.current?.applyOptions(chartOptions(colors));
+    totalRef.current?.applyOptions(totalColors(colors));
     dailyRef.current?.setData(
       points.map((p) => ({
         time: p.time as UTCTimestamp,
         value: p.daily,
-        color: p.daily >= 0 ? COLORS.goodBar : COLORS.badBar,
+        color: p.daily >= 0 ? colors.goodBar : colors.badBar,
       })),
     );
+  }, [palette, points]);
+
+  useEffect(() => {
+    totalRef.current?.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.cumulative })));
     chartRef.current?.timeScale().fitContent();
   }, [points]);
 
