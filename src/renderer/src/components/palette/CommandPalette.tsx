@@ -1,5 +1,9 @@
 import type { KeyboardEvent, ReactElement } from 'react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { SHORTCUTS } from '../../keyboard/KeyboardShortcuts';
+import { runShortcut } from '../../keyboard/run-shortcut';
+import { GO_KEYS } from '../../keyboard/shortcut-map';
+import { useShortcuts } from '../../keyboard/shortcut-store';
 import { pages } from '../../pages/registry';
 import { useLeaderboard } from '../../stores/leaderboard';
 import { pageIds, useNavigation, type PageId } from '../../stores/navigation';
@@ -9,6 +13,23 @@ import { SearchIcon, TraderIcon } from '../icons';
 import { paletteItems, parseItemId } from './palette-items';
 
 const isPageId = (id: string): id is PageId => (pageIds as readonly string[]).includes(id);
+
+/** The pages with their go-to keys, then the shortcuts that are commands (`?`, `/`). */
+const ENTRIES = [
+  ...pages.map((p) => ({
+    id: p.id,
+    label: p.label,
+    purpose: p.purpose,
+    shortcut: `G ${GO_KEYS[p.id].toUpperCase()}`,
+  })),
+  ...SHORTCUTS.filter((s) => s.action.kind === 'sheet' || s.action.kind === 'filter').map((s) => ({
+    id: s.id,
+    kind: 'command' as const,
+    label: s.label,
+    purpose: 'Keyboard shortcut',
+    shortcut: s.keys.join(' '),
+  })),
+];
 
 function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -23,13 +44,7 @@ function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
   const protocols = tokens ? tokens.groups.map((g) => g.protocol) : known;
 
   const items = useMemo(
-    () =>
-      paletteItems(
-        query,
-        pages.map((p) => ({ id: p.id, label: p.label, purpose: p.purpose })),
-        recent,
-        protocols,
-      ),
+    () => paletteItems(query, ENTRIES, recent, protocols, 14),
     [query, recent, protocols],
   );
   const current = Math.min(active, Math.max(0, items.length - 1));
@@ -48,6 +63,13 @@ function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
     if (!id) return;
     const target = parseItemId(id);
     if (!target) return;
+    if ('command' in target) {
+      const action = SHORTCUTS.find((s) => s.id === target.command)?.action;
+      dialog.current?.close();
+      // After the palette has closed and handed focus back, so the filter keeps the focus.
+      if (action) window.setTimeout(() => runShortcut(action), 0);
+      return;
+    }
     if ('page' in target) {
       if (isPageId(target.page)) go(target.page);
     } else {
@@ -122,10 +144,15 @@ function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
               data-testid="palette-item"
             >
               <span className="palette-kind" aria-hidden="true">
-                {item.kind === 'trader' ? <TraderIcon /> : '↦'}
+                {item.kind === 'trader' ? <TraderIcon /> : item.kind === 'command' ? '⌨' : '↦'}
               </span>
               <span className="palette-label">{item.label}</span>
               <span className="palette-hint">{item.hint}</span>
+              {item.shortcut ? (
+                <kbd className="kbd" aria-label={`Shortcut ${item.shortcut}`}>
+                  {item.shortcut}
+                </kbd>
+              ) : null}
             </li>
           ))
         )}
@@ -134,19 +161,23 @@ function PaletteDialog({ onClose }: { onClose: () => void }): ReactElement {
   );
 }
 
-/** Ctrl-K (⌘-K on a Mac) anywhere: jump to a page by name or to a trader by address. */
+/**
+ * Ctrl-K (⌘-K on a Mac) anywhere: jump to a page by name or to a trader by address, or run any
+ * keyboard shortcut by its name (keyboard/shortcut-map.ts).
+ */
 export function CommandPalette(): ReactElement | null {
-  const [open, setOpen] = useState(false);
+  const open = useShortcuts((s) => s.paletteOpen);
+  const setOpen = useShortcuts((s) => s.setPalette);
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent): void => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setOpen((o) => !o);
+        setOpen(!useShortcuts.getState().paletteOpen);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [setOpen]);
   if (!open) return null;
   return <PaletteDialog onClose={() => setOpen(false)} />;
 }

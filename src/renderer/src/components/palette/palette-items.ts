@@ -34,15 +34,20 @@ export function fuzzyScore(query: string, text: string): number | null {
 
 export interface PaletteItem {
   id: string;
-  kind: 'page' | 'trader';
+  kind: 'page' | 'trader' | 'command';
   label: string;
   hint: string;
+  /** The keyboard shortcut that does the same (`G L`), shown beside the item. */
+  shortcut?: string;
 }
 
+/** A page, or a command (a keyboard shortcut's action, by name). */
 export interface PalettePage {
   id: string;
   label: string;
   purpose: string;
+  kind?: 'page' | 'command';
+  shortcut?: string;
 }
 
 export interface PaletteTrader {
@@ -53,9 +58,10 @@ export interface PaletteTrader {
 /** Traders by id in palette items: `trader:<protocol>:<account>`. */
 const traderItemId = (t: PaletteTrader): string => `trader:${t.protocol}:${t.account}`;
 
-/** Parses an item id back into what it opens. */
-export function parseItemId(id: string): { page: string } | PaletteTrader | null {
+/** Parses an item id back into what it opens or runs. */
+export function parseItemId(id: string): { page: string } | { command: string } | PaletteTrader | null {
   if (id.startsWith('page:')) return { page: id.slice(5) };
+  if (id.startsWith('command:')) return { command: id.slice(8) };
   const match = /^trader:([^:]+):(.+)$/.exec(id);
   return match?.[1] && match[2] ? { protocol: match[1], account: match[2] } : null;
 }
@@ -88,7 +94,13 @@ export function paletteItems(
     const score = fuzzyScore(q, p.label);
     if (score !== null)
       scored.push({
-        item: { id: `page:${p.id}`, kind: 'page', label: p.label, hint: p.purpose },
+        item: {
+          id: `${p.kind ?? 'page'}:${p.id}`,
+          kind: p.kind ?? 'page',
+          label: p.label,
+          hint: p.purpose,
+          ...(p.shortcut ? { shortcut: p.shortcut } : {}),
+        },
         score: score + 1,
       });
   }

@@ -250,6 +250,7 @@ export function LeaderboardPage(): ReactElement {
             setShowFilters(!showFilters);
           }}
           data-testid="filters-toggle"
+          data-page-filter
         >
           Filters
           {activeRanges > 0 ? <span className="count-badge">{activeRanges}</span> : null}

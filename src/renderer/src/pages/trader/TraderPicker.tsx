@@ -67,6 +67,7 @@ export function TraderPicker(): ReactElement {
                 id={addressId}
                 className={`input mono${problem ? ' is-invalid' : ''}`}
                 placeholder="0x…"
+                data-page-filter
                 value={address}
                 onChange={(e) => {
                   setAddress(e.target.value);
