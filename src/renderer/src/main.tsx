@@ -3,6 +3,8 @@ import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { LocaleRoot } from './format/LocaleRoot';
+import { KeyboardShortcuts } from './keyboard/KeyboardShortcuts';
 import { startStores } from './stores/start';
 import './styles/index.css';
 
@@ -13,6 +15,9 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <LocaleRoot>
+      <App />
+      <KeyboardShortcuts />
+    </LocaleRoot>
   </StrictMode>,
 );

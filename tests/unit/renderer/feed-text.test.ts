@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setLocale } from '../../../src/renderer/src/format/locale';
 import type { FeedAccount, FeedStatus } from '../../../src/shared/api/feed';
 import {
   accountProblem,
@@ -29,6 +30,11 @@ const status = (over: Partial<FeedStatus> = {}): FeedStatus => ({
 });
 const NOW = new Date(2026, 10, 26, 15, 0).getTime();
 
+// Times are written in the user's locale; these expectations are British English's.
+beforeAll(() => {
+  setLocale('en-GB');
+});
+
 describe('the feed in the top bar', () => {
   it('is hidden without a feed', () => {
     expect(feedBadge(null, NOW)).toBeNull();
@@ -58,7 +64,7 @@ describe('the feed in the top bar', () => {
     const offline = status({ state: 'offline', progress: { backfilled: 3, accounts: 100 } });
     expect(feedBadge(offline, NOW)).toMatchObject({ value: 'offline since 12:03', tone: 'bad' });
     const yesterday = status({ state: 'offline', since: new Date(2026, 10, 25, 9, 5).toISOString() });
-    expect(feedBadge(yesterday, NOW)?.value).toBe('offline since 25 Nov 09:05');
+    expect(feedBadge(yesterday, NOW)?.value).toBe('offline since 25 Nov, 09:05');
   });
 
   it('tells the budget and the progress in the tooltip', () => {

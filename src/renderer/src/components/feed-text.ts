@@ -1,4 +1,5 @@
 import type { FeedAccount, FeedReason, FeedStatus } from '../../../shared/api/feed';
+import { dateFormat } from '../format/locale';
 import { formatInteger } from '../format/number';
 import { formatShortTime } from '../format/time';
 
@@ -14,9 +15,7 @@ export interface FeedBadge {
   detail: string;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** `12:03` today, `21 Nov 12:03` on another day (local time). */
+/** `12:03` today, `21 Nov, 12:03` on another day (local time, in the user's locale). */
 export function sinceText(iso: string, now: number = Date.now()): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
@@ -25,7 +24,7 @@ export function sinceText(iso: string, now: number = Date.now()): string {
     d.getFullYear() === today.getFullYear() &&
     d.getMonth() === today.getMonth() &&
     d.getDate() === today.getDate();
-  return sameDay ? `${pad(d.getHours())}:${pad(d.getMinutes())}` : formatShortTime(iso);
+  return sameDay ? dateFormat({ hour: '2-digit', minute: '2-digit' }).format(d) : formatShortTime(iso);
 }
 
 /** Accounts fully backfilled / tracked: the service's count, else counted from the list. */

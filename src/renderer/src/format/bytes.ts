@@ -1,4 +1,4 @@
-const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+import { numberFormat } from './locale';
 
 /** `1536` → `1.5 KB`, `12582912` → `12 MB` (binary units, as file managers show them). */
 export function formatBytes(bytes: number | null | undefined): string {
@@ -10,5 +10,5 @@ export function formatBytes(bytes: number | null | undefined): string {
     value /= 1024;
     unit += 1;
   }
-  return `${unit === 0 ? value : oneDecimal.format(value)} ${units[unit]}`;
+  return `${unit === 0 ? value : numberFormat({ maximumFractionDigits: 1 }).format(value)} ${units[unit]}`;
 }

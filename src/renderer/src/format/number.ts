@@ -1,8 +1,11 @@
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const usd = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
-const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const price = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+import { numberFormat } from './locale';
+
+// Each in the current locale (format/locale.ts): separators and compact suffixes follow it.
+const integer = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 0 });
+const usd = (): Intl.NumberFormat => numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const compact = (): Intl.NumberFormat => numberFormat({ notation: 'compact', maximumFractionDigits: 2 });
+const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2 });
+const price = (): Intl.NumberFormat => numberFormat({ maximumSignificantDigits: 6 });
 
 /** What a trader's eye reads as missing: an em dash, never `NaN` or `undefined`. */
 export const MISSING = '—';
@@ -10,13 +13,13 @@ const isNumber = (value: number | null | undefined): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
 /** `12500` → `12,500`. */
-export const formatInteger = (value: number): string => integer.format(value);
+export const formatInteger = (value: number): string => integer().format(value);
 
 /** `1234.5` → `$1,234.50`; `-3` → `−$3.00`; `signed` adds `+` to gains. */
 export function formatUsd(value: number | null | undefined, options: { signed?: boolean } = {}): string {
   if (!isNumber(value)) return MISSING;
   const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}$${usd.format(Math.abs(value))}`;
+  return `${sign}$${usd().format(Math.abs(value))}`;
 }
 
 /** `1234567` → `$1.23M` (compact, for dense columns); signed like formatUsd. */
@@ -26,31 +29,31 @@ export function formatUsdCompact(
 ): string {
   if (!isNumber(value)) return MISSING;
   const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}$${Math.abs(value) < 10_000 ? usd.format(Math.abs(value)) : compact.format(Math.abs(value))}`;
+  return `${sign}$${Math.abs(value) < 10_000 ? usd().format(Math.abs(value)) : compact().format(Math.abs(value))}`;
 }
 
 /** A value already in percent: `12.345` → `12.35%`; `signed` adds `+` to gains. */
 export function formatPercent(value: number | null | undefined, options: { signed?: boolean } = {}): string {
   if (!isNumber(value)) return MISSING;
   const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}${plain.format(Math.abs(value))}%`;
+  return `${sign}${plain().format(Math.abs(value))}%`;
 }
 
 /** `1234567` → `1.23M`. */
 export const formatCompact = (value: number | null | undefined): string =>
-  isNumber(value) ? compact.format(value) : MISSING;
+  isNumber(value) ? compact().format(value) : MISSING;
 
 /** A plain number with up to 2 decimals: `3.14159` → `3.14`. */
 export const formatNumber = (value: number | null | undefined): string =>
-  isNumber(value) ? plain.format(value) : MISSING;
+  isNumber(value) ? plain().format(value) : MISSING;
 
 /** A price with 6 significant digits: `0.000123456` → `0.000123456`, `64231.55` → `64,231.6`. */
 export const formatPrice = (value: number | null | undefined): string =>
-  isNumber(value) ? price.format(value) : MISSING;
+  isNumber(value) ? price().format(value) : MISSING;
 
 /** `3 × leverage`: `12.5` → `12.5×`. */
 export const formatLeverage = (value: number | null | undefined): string =>
-  isNumber(value) ? `${plain.format(value)}×` : MISSING;
+  isNumber(value) ? `${plain().format(value)}×` : MISSING;
 
 /** Seconds → `3d 4h`, `5h 12m`, `42m`, `18s`. */
 export function formatDuration(seconds: number | null | undefined): string {

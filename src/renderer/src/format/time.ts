@@ -1,23 +1,36 @@
-const pad = (n: number): string => String(n).padStart(2, '0');
+import { dateFormat } from './locale';
 
-/** ISO 8601 → `2025-11-21 10:29:03` in local time; an unreadable string comes back unchanged. */
-export function formatTimestamp(iso: string): string {
+const parse = (iso: string): Date | null => {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
-    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
-  );
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** ISO 8601 → a full local date and time in the user's locale (`21 Nov 2025, 10:29:03` in en-GB). */
+export function formatTimestamp(iso: string): string {
+  const date = parse(iso);
+  return date ? dateFormat({ dateStyle: 'medium', timeStyle: 'medium' }).format(date) : iso;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `21 Nov 06:11` (local), with the year only when it is not this one: dense table cells. */
+/**
+ * A dense cell's time in the user's locale (`21 Nov, 06:11` in en-GB, `Nov 21, 06:11 AM` in
+ * en-US), with the year only when it is not this one. Month names come from `Intl`.
+ */
 export function formatShortTime(iso: string | null, seconds = false): string {
   if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const year = d.getFullYear() === new Date().getFullYear() ? '' : ` ${d.getFullYear()}`;
-  const secs = seconds ? `:${pad(d.getSeconds())}` : '';
-  return `${d.getDate()} ${MONTHS[d.getMonth()]}${year} ${pad(d.getHours())}:${pad(d.getMinutes())}${secs}`;
+  const date = parse(iso);
+  if (!date) return iso;
+  const otherYear = date.getFullYear() !== new Date().getFullYear();
+  return dateFormat({
+    day: 'numeric',
+    month: 'short',
+    ...(otherYear ? { year: 'numeric' } : {}),
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+  }).format(date);
+}
+
+/** A day in the user's locale, for chart axes and day headers: `21 Nov 2025` in en-GB. */
+export function formatDay(date: Date): string {
+  return dateFormat({ day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 }

@@ -8,6 +8,7 @@ import { EmptyState, ReadFailed } from '../../components/EmptyState';
 import { ProgressBar } from '../../components/ProgressBar';
 import { SkeletonLines } from '../../components/Skeleton';
 import { Segmented, Toggle } from '../../components/Toggle';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { formatBytes } from '../../format/bytes';
 import { formatInteger } from '../../format/number';
@@ -20,11 +21,13 @@ import { selectTheme, useSettings, type Theme } from '../../stores/settings';
 import { useDownloads } from '../../stores/downloads';
 import { useStorage } from '../../stores/storage';
 import { DataSourcesPanel } from './DataSourcesPanel';
+import { LocaleSetting } from './LocaleSetting';
 import { Panel } from './Panel';
 import { ProfileForm } from './ProfileForm';
 import { logFolderOf } from './about';
 
 const THEME_OPTIONS: readonly { value: Theme; label: string }[] = [
+  { value: 'system', label: 'System' },
   { value: 'dark', label: 'Dark' },
   { value: 'light', label: 'Light' },
 ];
@@ -185,7 +188,10 @@ function AppearancePanel(): ReactElement {
       <div className="setting-row">
         <div>
           <p className="setting-name">Theme</p>
-          <p className="setting-hint">Dark suits long sessions; light suits bright rooms.</p>
+          <p className="setting-hint">
+            System follows the computer&apos;s light or dark setting; dark suits long sessions, light bright
+            rooms.
+          </p>
         </div>
         <Segmented
           value={theme}
@@ -196,6 +202,7 @@ function AppearancePanel(): ReactElement {
           disabled={pending === 'theme'}
         />
       </div>
+      <LocaleSetting />
       <div className="setting-row">
         <Toggle
           checked={notifications}
@@ -378,14 +385,23 @@ function DataPanel(): ReactElement {
               . Clearing the cache keeps them.
             </p>
           </div>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => go('leaderboard')}
-            data-testid="settings-downloads-link"
-          >
-            Download on the Leaderboard
-          </button>
+          <div className="toolbar-end">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => go('leaderboard')}
+              data-testid="settings-downloads-link"
+            >
+              Download on the Leaderboard
+            </button>
+            <ExportCsvButton
+              columns={downloadColumns}
+              rows={downloads ?? []}
+              name="offline-downloads"
+              noun="downloads"
+              testId="settings-downloads-export"
+            />
+          </div>
         </div>
         {downloadsError && !downloads?.length ? (
           <p className="field-error">The offline downloads could not be listed: {downloadsError.message}</p>
