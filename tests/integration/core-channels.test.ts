@@ -259,7 +259,7 @@ describe('the core over a real service, as the demo user', () => {
   it('keeps settings with their defaults, and enforces the cache limit', async () => {
     const dataSources = { demo: true, hyperliquid: true };
     expect(await call('settings:get')).toEqual({
-      theme: 'dark',
+      theme: 'system',
       notifications: false,
       cacheLimitMb: 512,
       dataSources,
@@ -292,8 +292,9 @@ describe('the core over a real service, as the demo user', () => {
     };
     const first = await call<{ path: string; rows: number }>('export:csv', request);
     expect(first).toEqual({ path: join(t.dataDir, 'exports', 'positions.csv'), rows: 3 });
+    // A UTF-8 byte-order mark first, so that spreadsheets read non-ASCII text.
     expect(readFileSync(first.path, 'utf8')).toBe(
-      'trader,note,pnl,open\r\n' +
+      '\uFEFFtrader,note,pnl,open\r\n' +
         '0xabc,"has, a comma",12.5,true\r\n' +
         '0xdef,"says ""hi""\nand more",-3,false\r\n' +
         '0x123,,0,\r\n',
