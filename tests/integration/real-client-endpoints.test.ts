@@ -4,6 +4,7 @@ import {
   CLIENT_PLANS,
   PERMISSION_SECTIONS,
   permissionsSchema,
+  pnlStatisticsV2ResponseSchema,
   systemConfigSchema,
   tokenStatisticSchema,
   traderExchangesSchema,
@@ -208,6 +209,50 @@ describe('GET /{protocol}/statistic/trader/pnl/{account}', () => {
     const { status, body } = await get(`/${P}/statistic/trader/pnl/${account}${query}`);
     expect(status).toBe(400);
     expect(message(body)).toMatch(rule);
+  });
+});
+
+describe('POST /public/position/statistic/pnl-statistics-v2', () => {
+  const v2 = (body: unknown) =>
+    postJson(`${svc.url}/public/position/statistic/pnl-statistics-v2`, body, { 'x-api-key': key });
+
+  it("answers each (account, protocol) pair apart, keyed account-protocol, as the spec's series of that pair", async () => {
+    const pairs = db()
+      .prepare(
+        `SELECT account, protocol FROM statistics WHERE type = 'D30' AND gen_to IS NULL
+         ORDER BY protocol, account LIMIT 3`,
+      )
+      .all() as { account: string; protocol: string }[];
+    const other = db()
+      .prepare(
+        `SELECT protocol FROM statistics WHERE type = 'D30' AND gen_to IS NULL AND protocol != ? LIMIT 1`,
+      )
+      .pluck()
+      .get(pairs[0]!.protocol) as string;
+    // The same account on a protocol it may not trade on: a series of zeros, not the other's.
+    pairs.push({ account: pairs[0]!.account, protocol: other });
+    const { status, body } = await v2({ accounts: pairs, statisticType: 'D30' });
+    expect(status).toBe(200);
+    const answer = pnlStatisticsV2ResponseSchema.parse(body);
+    expect(Object.keys(answer).sort()).toEqual(pairs.map((p) => `${p.account}-${p.protocol}`).sort());
+    for (const pair of pairs) {
+      const spec = await postJson(
+        `${svc.url}/public/position/statistic/pnl-statistics`,
+        { accounts: [pair], statisticType: 'D30' },
+        { 'x-api-key': key },
+      );
+      expect(answer[`${pair.account}-${pair.protocol}`]).toEqual(spec.body[pair.account]);
+    }
+  });
+
+  it('refuses an unknown protocol and an empty list with 400 naming the field', async () => {
+    const account = `0x${'ab'.repeat(20)}`;
+    const unknown = await v2({ accounts: [{ account, protocol: 'NOPE_ARB' }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('accounts[0].protocol "NOPE_ARB" is not a known protocol');
+    const empty = await v2({ accounts: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('accounts must not be empty');
   });
 });
 

@@ -41,6 +41,11 @@ function publicReads(account: string): { name: string; init: RequestInit; path: 
       path: '/public/position/statistic/pnl-statistics',
       init: post({ accounts: [{ account, protocol: P }], statisticType: 'D30' }),
     },
+    {
+      name: 'pnl-statistics-v2',
+      path: '/public/position/statistic/pnl-statistics-v2',
+      init: post({ accounts: [{ account, protocol: P }], statisticType: 'D30' }),
+    },
     { name: 'trader protocols', path: `/public/position/statistic/exchange/${account}`, init: {} },
     {
       name: 'daily PnL',

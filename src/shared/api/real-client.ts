@@ -21,6 +21,7 @@ import {
   zText,
 } from './common';
 import { POSITION_SORT_FIELDS, orderSchema, positionSchema } from './positions';
+import { pnlSeriesSchema } from './statistics';
 
 /** `true`/`false` as a query string spells them. */
 const booleanText = () => z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), zBool());
@@ -105,6 +106,18 @@ export const traderExchangeStatisticSchema = zObject({
 export type TraderExchangeStatistic = z.infer<typeof traderExchangeStatisticSchema>;
 export const traderExchangesSchema = z.record(protocolIdSchema, traderExchangeStatisticSchema);
 export type TraderExchanges = z.infer<typeof traderExchangesSchema>;
+
+// ---- POST /public/position/statistic/pnl-statistics-v2 ----
+
+/**
+ * The explorer's PnL sparklines: the body of the spec's pnl-statistics, answered per
+ * (account, protocol) pair, keyed `<account>-<protocol>` as the client looks them up, each series
+ * the spec's for that pair alone (not summed over protocols).
+ */
+export const pnlStatisticsV2ResponseSchema = z.record(zText(), pnlSeriesSchema);
+export type PnlStatisticsV2Response = z.infer<typeof pnlStatisticsV2ResponseSchema>;
+/** The key of one pair in the v2 answer. */
+export const pnlStatisticsV2Key = (account: string, protocol: string): string => `${account}-${protocol}`;
 
 // ---- GET /{protocol}/statistic/trader/pnl/{account}?from&to&isFill ----
 

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addressSchema } from '../../../shared/api/common';
+import { pnlStatisticsRequestSchema } from '../../../shared/api/statistics';
 import {
   openingPositionsQuerySchema,
+  pnlStatisticsV2Key,
+  type PnlStatisticsV2Response,
   tokenStatisticQuerySchema,
   traderPnlQuerySchema,
 } from '../../../shared/api/real-client';
@@ -12,6 +15,7 @@ import { validate } from '../validate';
 import { publicReadAccess } from '../public-access';
 import { LiveProtocols } from '../../market/tokens';
 import { storedAddress } from '../../store/conditions';
+import { pnlStatistics } from '../../statistics/daily-series';
 import {
   lastOrder,
   openingPositions,
@@ -42,6 +46,23 @@ export function traderExtraRoutes(app: FastifyInstance, ctx: ServiceContext): vo
   app.get('/public/position/statistic/exchange/:account', { preHandler }, async (request) => {
     const { account } = request.params as { account: string };
     return traderExchanges(ctx.db, storedAddress(validate(addressSchema, account, 'account')));
+  });
+
+  app.post('/public/position/statistic/pnl-statistics-v2', { preHandler }, async (request) => {
+    const body = validate(pnlStatisticsRequestSchema, request.body);
+    for (const [i, { protocol }] of body.accounts.entries())
+      if (!known.current().has(protocol))
+        throw new ServiceError(
+          'VALIDATION_FAILED',
+          `accounts[${i}].protocol ${JSON.stringify(protocol)} is not a known protocol`,
+        );
+    const answer: PnlStatisticsV2Response = {};
+    const nowMs = statisticsNowMs(ctx.config);
+    for (const pair of body.accounts) {
+      const series = pnlStatistics(ctx.db, [pair], body.statisticType, nowMs)[pair.account];
+      if (series) answer[pnlStatisticsV2Key(pair.account, pair.protocol)] = series;
+    }
+    return answer;
   });
 
   app.get('/:protocol/statistic/trader/pnl/:account', { preHandler }, async (request) => {
