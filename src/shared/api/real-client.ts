@@ -1,6 +1,6 @@
 // Endpoints outside the spec that the API's open-source web client calls before it shows its
 // explorer and a trader (docs/real-clients.md). Shapes follow that client's own types; the
-// service fills them from its own data and configuration (docs/service.md, "Outside the spec").
+// service fills them from its own data and configuration (docs/service.md, "The real web client's endpoints").
 import { z } from 'zod';
 import {
   PAGE_LIMIT_DEFAULT,

@@ -25,10 +25,11 @@ import {
 } from '../../real-client/trader-reads';
 
 /**
- * One trader's reads that the real web client makes on its trader page, outside the spec
- * (docs/real-clients.md, docs/service.md "Outside the spec"). They take what the spec's public
- * statistic endpoints take: a JWT or an API key, or nothing with `--public-anonymous`, since the
- * client calls them logged out beside those. An account the service does not know answers empty.
+ * The trader reads the real web client makes beside the spec's, on its explorer (PnL sparklines)
+ * and trader page (docs/real-clients.md, "The endpoints outside the spec"). They take what the
+ * spec's public statistic endpoints take: a JWT or an API key, or nothing with
+ * `--public-anonymous`, since the client calls them logged out beside those. An account the
+ * service does not know answers empty.
  */
 export function traderExtraRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const known = new LiveProtocols(ctx.db);
