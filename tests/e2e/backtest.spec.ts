@@ -98,6 +98,11 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   const end = Number(((await page.getByTestId('bt-equity-end').textContent()) ?? '').replace(/[$,]/g, ''));
   expect(Math.abs(end - (1000 + profit))).toBeLessThan(0.02);
   await expect(page.getByTestId('bt-token').first().locator('canvas').first()).toBeVisible();
+  // Each token's chart draws the service's candles (here of the stored fills) around its trades.
+  await expect(page.getByTestId('bt-token').first()).toHaveAttribute('data-source', 'candles');
+  await expect(page.getByTestId('bt-token').first().locator('figcaption')).toContainText(
+    'candles of the stored fills',
+  );
 
   // The positions table: one row per simulated position, each with why it closed.
   const rows = page.getByTestId('bt-positions').getByTestId('table-row');

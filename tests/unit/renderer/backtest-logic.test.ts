@@ -22,7 +22,13 @@ import {
   settingsToBody,
   settingsToCopyForm,
 } from '../../../src/renderer/src/pages/backtest/backtest-settings';
-import { equityPoints, tokenPaths } from '../../../src/renderer/src/pages/backtest/chart-series';
+import {
+  candleRange,
+  equityPoints,
+  marksOnCandles,
+  tokenPaths,
+  type TradeMark,
+} from '../../../src/renderer/src/pages/backtest/chart-series';
 import {
   heatGrid,
   heatTone,
@@ -243,6 +249,39 @@ describe('the charts’ series', () => {
       'exit@9',
     ]);
     expect(paths[0]!.marks[1]).toMatchObject({ reason: 'STOP_LOSS', profit: -10 });
+  });
+});
+
+describe('candles around a token’s trades', () => {
+  const mark = (time: number, kind: 'entry' | 'exit' = 'entry'): TradeMark => ({
+    time,
+    price: 1,
+    kind,
+    isLong: true,
+    reason: null,
+    profit: null,
+  });
+
+  it('pads the span by a tenth and takes the narrowest width under 400 candles', () => {
+    // Two days of trades: padded to 2.4 days, 3,456 minutes, 692 of 5 m, 231 of 15 m.
+    const range = candleRange({ marks: [mark(86_400), mark(3 * 86_400, 'exit')] });
+    expect(range).toEqual({
+      from: 86_400_000 - 17_280_000,
+      to: 3 * 86_400_000 + 17_280_000,
+      interval: '15m',
+    });
+    // A few minutes: at least a minute each side, in 1 m candles.
+    expect(candleRange({ marks: [mark(6000), mark(6120)] })).toEqual({
+      from: 5_940_000,
+      to: 6_180_000,
+      interval: '1m',
+    });
+  });
+
+  it('puts each mark on the candle it falls in, or the nearest when that one is missing', () => {
+    const moved = marksOnCandles([mark(130), mark(250, 'exit'), mark(610)], [120, 180, 600], 60);
+    expect(moved.map((m) => m.time)).toEqual([120, 180, 600]);
+    expect(marksOnCandles([mark(130)], [], 60)).toEqual([]);
   });
 });
 

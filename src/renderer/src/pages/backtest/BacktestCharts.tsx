@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { useEffect, useRef } from 'react';
 import {
   BaselineSeries,
+  CandlestickSeries,
   ColorType,
   CrosshairMode,
   LineSeries,
@@ -12,7 +13,8 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import type { ChartPoint, TokenPath } from './chart-series';
+import type { Candle } from '../../../../shared/api/candles';
+import { marksOnCandles, type ChartPoint, type TokenPath } from './chart-series';
 import { CLOSE_REASON_LABELS } from './close-reasons';
 import type { BacktestCloseReason } from '../../../../shared/api/backtest';
 
@@ -100,23 +102,59 @@ export function EquityChart({
 }
 
 /**
- * One token's price line through the simulated entries and exits, each marked: an arrow for an
- * entry (up for a long, down for a short), a dot for an exit coloured by its profit.
+ * One token's prices with the simulated entries and exits marked: an arrow for an entry (up for a
+ * long, down for a short), a dot for an exit coloured by its profit. With candles, the marks sit on
+ * the candle they fall in; without, the line joins the fills' own prices.
  */
-export function TokenChart({ path, height = 200 }: { path: TokenPath; height?: number }): ReactElement {
+export function TokenChart({
+  path,
+  candles,
+  intervalMs,
+  height = 200,
+}: {
+  path: TokenPath;
+  candles: readonly Candle[] | null;
+  intervalMs: number;
+  height?: number;
+}): ReactElement {
   const container = useRef<HTMLDivElement>(null);
   useChart(
     container,
     (chart, c) => {
       chart.applyOptions({ localization: { priceFormatter: (v: number) => price.format(v) } });
-      const series = chart.addSeries(LineSeries, {
-        color: c.accent,
-        lineWidth: 1,
-        priceLineVisible: false,
-        lastValueVisible: false,
-      });
-      series.setData(path.points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
-      const markers: SeriesMarker<Time>[] = path.marks.map((m) =>
+      let marks = path.marks;
+      let series;
+      if (candles && candles.length > 0) {
+        series = chart.addSeries(CandlestickSeries, {
+          upColor: c.good,
+          downColor: c.bad,
+          borderVisible: false,
+          wickUpColor: c.good,
+          wickDownColor: c.bad,
+          priceLineVisible: false,
+          lastValueVisible: false,
+        });
+        const times = candles.map((k) => Math.floor(k.time / 1000));
+        series.setData(
+          candles.map((k, i) => ({
+            time: times[i] as UTCTimestamp,
+            open: k.open,
+            high: k.high,
+            low: k.low,
+            close: k.close,
+          })),
+        );
+        marks = marksOnCandles(path.marks, times, intervalMs / 1000).sort((a, b) => a.time - b.time);
+      } else {
+        series = chart.addSeries(LineSeries, {
+          color: c.accent,
+          lineWidth: 1,
+          priceLineVisible: false,
+          lastValueVisible: false,
+        });
+        series.setData(path.points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+      }
+      const markers: SeriesMarker<Time>[] = marks.map((m) =>
         m.kind === 'entry'
           ? {
               time: m.time as UTCTimestamp,
@@ -127,7 +165,7 @@ export function TokenChart({ path, height = 200 }: { path: TokenPath; height?: n
             }
           : {
               time: m.time as UTCTimestamp,
-              position: 'inBar',
+              position: m.isLong ? 'aboveBar' : 'belowBar',
               shape: 'circle',
               color: (m.profit ?? 0) >= 0 ? c.good : c.bad,
               text:
@@ -138,7 +176,7 @@ export function TokenChart({ path, height = 200 }: { path: TokenPath; height?: n
       );
       createSeriesMarkers(series, markers);
     },
-    [path],
+    [path, candles, intervalMs],
   );
   return <div ref={container} className="bt-chart" style={{ height }} data-testid="bt-token-chart" />;
 }

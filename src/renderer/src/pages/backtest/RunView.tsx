@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { BacktestResult } from '../../../../shared/api/backtest';
 import { EmptyState } from '../../components/EmptyState';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
@@ -9,7 +9,10 @@ import { formatInteger, formatNumber, formatPercent, formatUsd, signClass } from
 import { parseAmount } from '../copy/copy-trade-form';
 import { positionColumns, traderColumns } from './backtest-columns';
 import { type BacktestRun, useBacktest } from './backtest-store';
-import { equityPoints, tokenPaths } from './chart-series';
+import type { CandlesResponse } from '../../../../shared/api/candles';
+import { CANDLE_INTERVAL_MS } from '../../../../shared/api/candles';
+import { invoke } from '../../ipc/call';
+import { candleRange, equityPoints, tokenPaths, type TokenPath } from './chart-series';
 
 // The chart library comes with the first result, not with the terminal's first paint.
 const EquityChart = lazy(() => import('./BacktestCharts').then((m) => ({ default: m.EquityChart })));
@@ -85,6 +88,53 @@ function figures(
   ];
 }
 
+const CANDLE_SOURCE_TEXT: Record<CandlesResponse['source'], string> = {
+  market: 'candles of the market’s prices',
+  fills: 'candles of the stored fills',
+  none: 'no stored prices',
+};
+
+/**
+ * One token's chart: the service's candles over the span of its trades (`prices:candles`), or,
+ * when it has none or cannot answer, the line through the simulated fills.
+ */
+function TokenFigure({ protocol, path }: { protocol: string; path: TokenPath }): ReactElement {
+  const range = useMemo(() => candleRange(path), [path]);
+  const [answer, setAnswer] = useState<CandlesResponse | 'failed' | null>(null);
+  useEffect(() => {
+    let live = true;
+    void invoke('prices:candles', { protocol, indexToken: path.indexToken, query: range }).then((result) => {
+      if (live) setAnswer(result.ok ? result.value : 'failed');
+    });
+    return () => {
+      live = false;
+    };
+  }, [protocol, path.indexToken, range]);
+  const candles = answer && answer !== 'failed' && answer.candles.length > 0 ? answer.candles : null;
+  const source =
+    candles && answer && answer !== 'failed'
+      ? `${range.interval} ${CANDLE_SOURCE_TEXT[answer.source]}`
+      : 'line through the simulated fills';
+  return (
+    <figure className="bt-token" data-testid="bt-token" data-source={candles ? 'candles' : 'fills'}>
+      <figcaption className="bt-token-title">
+        <span className="symbol">{path.pair}</span>{' '}
+        <span className="muted">
+          {path.trades} {path.trades === 1 ? 'trade' : 'trades'}
+          {answer === null ? '' : ` · ${source}`}
+        </span>
+      </figcaption>
+      {answer === null ? (
+        chartFallback(200)
+      ) : (
+        <Suspense fallback={chartFallback(200)}>
+          <TokenChart path={path} candles={candles} intervalMs={CANDLE_INTERVAL_MS[range.interval]} />
+        </Suspense>
+      )}
+    </figure>
+  );
+}
+
 function Detail({ run, result }: { run: BacktestRun; result: BacktestResult }): ReactElement {
   const start = parseAmount(run.settings.balance) ?? 0;
   const equity = useMemo(() => equityPoints(result.equity), [result.equity]);
@@ -142,22 +192,12 @@ function Detail({ run, result }: { run: BacktestRun; result: BacktestResult }): 
           <header className="panel-header">
             <h3 id={`${run.id}-prices`}>Entries and exits by token</h3>
             <span className="panel-count">
-              the line joins the simulated fill prices (no candles are stored); ▲ long, ▼ short, ● exit
+              ▲ long entry, ▼ short entry, ● exit (green a gain, red a loss)
             </span>
           </header>
           <div className="panel-body bt-token-charts">
             {paths.slice(0, 6).map((p) => (
-              <figure key={p.pair} className="bt-token" data-testid="bt-token">
-                <figcaption className="bt-token-title">
-                  <span className="symbol">{p.pair}</span>{' '}
-                  <span className="muted">
-                    {p.trades} {p.trades === 1 ? 'trade' : 'trades'}
-                  </span>
-                </figcaption>
-                <Suspense fallback={chartFallback(200)}>
-                  <TokenChart path={p} />
-                </Suspense>
-              </figure>
+              <TokenFigure key={p.pair} protocol={run.settings.protocol} path={p} />
             ))}
           </div>
         </section>
