@@ -28,6 +28,7 @@ import {
 } from '../leaderboard/statistic-fields';
 import { WindowTabs } from '../leaderboard/WindowTabs';
 import { PnlChart } from './PnlChart';
+import { PriceChartPanel } from './PriceChartPanel';
 import { cumulativePnl, type PnlPoint } from './pnl-series';
 import { OpenPositions, PositionsHistory } from './PositionsPanel';
 import { RankingBars } from './RankingBars';
@@ -285,6 +286,7 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
             </div>
           </section>
         </div>
+        <PriceChartPanel trader={trader} />
         <section className="panel" aria-labelledby="stats-title">
           <header className="panel-header">
             <h2 id="stats-title">All statistics · {WINDOW_LABELS[window]}</h2>
