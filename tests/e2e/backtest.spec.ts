@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { loginAsDemo } from './demo-user';
 import { expect, test } from './fixtures';
@@ -43,6 +44,24 @@ async function shoot(page: Page, path: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: `test-artifacts/${path}` });
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/**
+ * axe on the Backtest page as it is: no critical violation. Contrast findings are reported as
+ * annotations, not failures: the colours are the shared palette's (theme.css), which
+ * accessibility.spec.ts judges for every page.
+ */
+async function audit(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .include('[data-testid="backtest-page"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const describe = (v: (typeof results.violations)[number]) =>
+    `${name}: ${v.impact ?? 'unknown'} ${v.id} ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`;
+  const other = results.violations.filter((v) => v.impact !== 'critical');
+  if (other.length > 0)
+    test.info().annotations.push({ type: `axe ${name}`, description: other.map(describe).join('\n') });
+  expect(results.violations.filter((v) => v.impact === 'critical').map(describe)).toEqual([]);
 }
 
 /** A figure of the grid as a number (`+$12.50` → 12.5, `−3.2%` → −3.2). */
@@ -111,6 +130,7 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
     /Trader closed|Overwritten|Stop loss|Take profit|Liquidated|Window end/,
   );
   await shoot(page, 'backtest.png');
+  await audit(page, 'run');
 
   // The exits' amounts and units appear with their switch.
   await page.getByTestId('bt-enableStopLoss').check();
@@ -143,6 +163,7 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
       .textContent()) ?? '';
   expect(Math.abs(Number(firstRoi.replace(/[−]/g, '-').replace(/[+%,]/g, '')) - best)).toBeLessThan(0.01);
   await shoot(page, 'backtest-sweep.png');
+  await audit(page, 'sweep');
 
   // A cell opens that configuration's full result as a new run: leverage 10, margin 50.
   const cell = page.getByTestId('bt-heatmap').getByRole('row').nth(1).getByTestId('bt-heat-cell').nth(2);
@@ -193,4 +214,5 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   await page.getByTestId('bt-tabs-run-1').click();
   await expect(page.getByTestId('bt-equity-chart').locator('canvas').first()).toBeVisible();
   await shoot(page, 'backtest-light.png');
+  await audit(page, 'run, light theme');
 });
