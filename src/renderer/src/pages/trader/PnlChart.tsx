@@ -10,6 +10,7 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import { currentLocale } from '../../format/locale';
 import { formatCompact } from '../../format/number';
 import { readChartColors, type ChartColors } from '../../theme/chart-colors';
 import { usePalette } from '../../theme/palette-store';
@@ -61,7 +62,8 @@ export function PnlChart({
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, fontSize: 11 },
       timeScale: { fixLeftEdge: true, fixRightEdge: true },
       crosshair: { mode: CrosshairMode.Magnet },
-      localization: { priceFormatter },
+      // The time axis in the user's locale too (the window remounts when it changes).
+      localization: { priceFormatter, locale: currentLocale() },
       handleScroll: false,
       handleScale: false,
     });
