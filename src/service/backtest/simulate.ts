@@ -133,6 +133,45 @@ export function filterMask(trader: TraderOrders, filters: FilterSubject): Uint8A
   return mask;
 }
 
+/**
+ * What each copied order sees on the price path, which depends on the delay and the window alone:
+ * the path's point at the delayed fill time (−1 before the path), the price then (the order's own
+ * before the path) and the cumulative funding rate then. A sweep computes it once per delay and
+ * shares it across the configurations with that delay (docs/backtest.md, Speed).
+ */
+export interface DelayedMarks {
+  delayMs: number;
+  fromTime: number;
+  toTime: number;
+  point: Int32Array;
+  mark: Float64Array;
+  funding: Float64Array;
+}
+
+/** The orders' marks after `delayMs`, for the orders a replay of [fromTime, toTime] copies. */
+export function delayedMarks(
+  trader: TraderOrders,
+  paths: PricePaths,
+  delayMs: number,
+  fromTime: number,
+  toTime: number,
+): DelayedMarks {
+  const point = new Int32Array(trader.n);
+  const mark = new Float64Array(trader.n);
+  const funding = new Float64Array(trader.n);
+  for (let i = trader.firstAtOrAfter(fromTime); i < trader.n; i += 1) {
+    const at = trader.time[i]! + delayMs;
+    if (trader.time[i]! > toTime || at > toTime) break;
+    const series = paths.series[trader.token[i]!]!;
+    const k = series.indexAt(at);
+    const price = k < 0 ? NaN : series.values[k]!;
+    point[i] = k;
+    mark[i] = Number.isNaN(price) ? trader.price[i]! : price;
+    funding[i] = series.fundingAt(at);
+  }
+  return { delayMs, fromTime, toTime, point, mark, funding };
+}
+
 /** What a run keeps besides its totals: nothing (a sweep), the equity curve, or that and the positions. */
 export type RunDetail = 'none' | 'equity' | 'positions';
 
@@ -144,8 +183,15 @@ export function simulate(
   skipped: Uint8Array,
   detail: RunDetail,
   onFill?: (fill: SimulatedFill) => void,
+  shared?: DelayedMarks,
 ): RunResult {
-  return new Run(trader, paths, s, detail, onFill).replay(skipped);
+  const fits =
+    shared !== undefined &&
+    shared.delayMs === s.delayMs &&
+    shared.fromTime === s.fromTime &&
+    shared.toTime === s.toTime;
+  const marks = fits ? shared : delayedMarks(trader, paths, s.delayMs, s.fromTime, s.toTime);
+  return new Run(trader, paths, s, detail, marks, onFill).replay(skipped);
 }
 
 /** One replay's state: the wallet, the open copies by source key, the running totals. */
@@ -184,6 +230,7 @@ class Run {
     private readonly paths: PricePaths,
     private readonly s: RunSettings,
     detail: RunDetail,
+    private readonly marks: DelayedMarks,
     private readonly onFill?: (fill: SimulatedFill) => void,
   ) {
     this.balance = s.balance;
@@ -255,10 +302,12 @@ class Run {
   /** Closes, in time order, every copy whose exit level the path crosses up to `at`. */
   private exitsUntil(at: number): void {
     if (at < this.nextExit) return;
-    const hits: Copy[] = [];
-    for (const copy of this.open) if (copy && copy.exitTime <= at) hits.push(copy);
-    hits.sort((a, b) => a.exitTime - b.exitTime);
-    for (const copy of hits) {
+    // The earliest crossing first (ties in key order, as a stable sort would give), one at a
+    // time: a close changes no other copy's exit, and no array or comparator is made per call.
+    for (;;) {
+      let copy: Copy | undefined;
+      for (const c of this.open) if (c && c.exitTime <= at && (!copy || c.exitTime < copy.exitTime)) copy = c;
+      if (!copy) break;
       const mark = this.paths.series[copy.token]!.values[copy.exitPoint]!;
       const exit = exitAt(copy, mark);
       // The levels are the triggers exitAt compares with, so a crossing point is always an exit.
@@ -282,7 +331,7 @@ class Run {
    * and the first later point of the path that crosses one: exits are found once per fill, not
    * looked for at every order.
    */
-  private levels(copy: Copy, at: number): void {
+  private levels(copy: Copy, point: number): void {
     const liquidation = liquidationOf(copy);
     copy.liquidation = liquidation;
     let low: number;
@@ -295,9 +344,9 @@ class Run {
       low = copy.takeProfitPrice ?? -Infinity;
     }
     const series = this.paths.series[copy.token]!;
-    const point = series.firstCross(series.indexAt(at) + 1, low, high);
-    copy.exitPoint = point;
-    copy.exitTime = point < 0 ? Infinity : series.time(point);
+    const cross = series.firstCross(point + 1, low, high);
+    copy.exitPoint = cross;
+    copy.exitTime = cross < 0 ? Infinity : series.time(cross);
     if (copy.exitTime < this.nextExit) this.nextExit = copy.exitTime;
   }
 
@@ -307,9 +356,17 @@ class Run {
     const sourceLong = trader.isLong[i] === 1;
     const key = token * 2 + (sourceLong ? 1 : 0);
     const isLong = copySide(sourceLong, s.reverseCopy);
-    const mark = this.markAt(token, at, trader.price[i]!);
+    const mark = this.marks.mark[i]!;
     const previous = this.open[key];
-    if (previous) this.close(previous, this.slipped(mark, !previous.isLong), 'OVERWRITE', at, 'OVERWRITE');
+    if (previous)
+      this.close(
+        previous,
+        this.slipped(mark, !previous.isLong),
+        'OVERWRITE',
+        at,
+        'OVERWRITE',
+        this.marks.funding[i],
+      );
     const price = this.slipped(mark, isLong);
     const factor = s.volumeProtection
       ? volumeFactorOfMean(trader.collateralDelta[i]!, trader.lookBackMean(i, s.lookBackOrders))
@@ -320,7 +377,6 @@ class Run {
       return;
     }
     const money = openedPosition(s.exits, isLong, size, price, s.fees);
-    const series = this.paths.series[token]!;
     // Literal fields, no spread: V8 builds a spread object this wide many times slower.
     const copy: Copy = {
       isLong: money.isLong,
@@ -344,12 +400,12 @@ class Run {
       sourceInitialVol: trader.collateralDelta[i]!,
       peakMargin: size.margin,
       peakSize: size.notional,
-      fundingMark: s.funding ? series.fundingAt(at) : 0,
+      fundingMark: s.funding ? this.marks.funding[i]! : 0,
       liquidation: 0,
       exitPoint: -1,
       exitTime: Infinity,
     };
-    this.levels(copy, at);
+    this.levels(copy, this.marks.point[i]!);
     this.open[key] = copy;
     this.held += micros(copy.margin);
     this.balance = roundUsd(this.balance - money.openFee);
@@ -379,16 +435,16 @@ class Run {
     o.isLiquidate = trader.isLiquidate[i] === 1;
     o.sizeDeltaUsd = trader.sizeDelta[i]!;
     o.sizeBeforeUsd = trader.sizeBefore[i]!;
-    const mark = this.markAt(token, at, trader.price[i]!);
+    const mark = this.marks.mark[i]!;
     const action = followAction(o, copy, mark, copy.liquidation);
     if (action === null) return;
     // A fill that grows a long or shrinks a short buys; the others sell.
     const price = this.slipped(mark, (action.kind === 'increase') === copy.isLong);
     if (action.kind === 'close') {
-      this.close(copy, price, 'COPY_TRADE', at, 'COPY_TRADE');
+      this.close(copy, price, 'COPY_TRADE', at, 'COPY_TRADE', this.marks.funding[i]);
       return;
     }
-    this.accrueFunding(copy, at, price);
+    this.accrueFunding(copy, at, price, this.marks.funding[i]);
     const before = micros(copy.margin);
     let f: FillFigures;
     if (action.kind === 'reduce') f = applyReduce(copy, s.exits, action.fraction, price, s.fees);
@@ -415,16 +471,19 @@ class Run {
     }
     this.held += micros(copy.margin) - before;
     this.balance = roundUsd(this.balance + f.balanceDelta);
-    this.levels(copy, at);
+    this.levels(copy, this.marks.point[i]!);
     this.fill(copy, action.kind === 'reduce' ? 'DECREASE' : 'INCREASE', at, price, f);
   }
 
-  /** Funding since the last accrual on the copy's size at `price`: longs pay a positive rate. */
-  private accrueFunding(copy: Copy, at: number, price: number): void {
+  /**
+   * Funding since the last accrual on the copy's size at `price`: longs pay a positive rate.
+   * `known`: the cumulative rate at `at` when the caller has it (an order's, from the marks).
+   */
+  private accrueFunding(copy: Copy, at: number, price: number, known?: number): void {
     if (!this.s.funding) return;
     const series = this.paths.series[copy.token]!;
     if (!series.hasFunding) return;
-    const index = series.fundingAt(at);
+    const index = known ?? series.fundingAt(at);
     const paid = copy.sizeTokens * price * (index - copy.fundingMark);
     copy.fundingMark = index;
     if (paid === 0) return;
@@ -438,8 +497,9 @@ class Run {
     closeType: CloseType,
     at: number,
     reason: BacktestCloseReason,
+    funding?: number,
   ): void {
-    this.accrueFunding(copy, at, price);
+    this.accrueFunding(copy, at, price, funding);
     const margin = copy.margin;
     const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation);
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;

@@ -11,7 +11,7 @@ import type { TokenMeta } from './trader-orders';
 import type { SourceOrder } from '../copy/types';
 import type { FilterSubject } from '../copy/filters';
 import { PriceSeries, type PriceSeriesData } from './price-series';
-import { simulate, type PricePaths } from './simulate';
+import { delayedMarks, simulate, type DelayedMarks, type PricePaths } from './simulate';
 import { runSettingsOf, sweptOf, type SweptValues } from './settings';
 import { summaryOf } from './summary';
 import { traderOf } from './stored-orders';
@@ -102,11 +102,18 @@ export function runJobs(
   to: number,
 ): SweepItem[] {
   const items: SweepItem[] = [];
+  // The marks after each delay, per trader: the same for every configuration with that delay.
+  const marks = new Map<PreparedTrader, Map<number, DelayedMarks>>();
   for (let j = from; j < to; j += 1) {
     const p = traders[Math.floor(j / configs.length)]!;
     const settings = configs[j % configs.length]!;
     const s = runSettingsOf(body, settings, filters, window);
-    const run = simulate(p.trader, p.paths, s, p.mask, 'none');
+    let byDelay = marks.get(p);
+    if (!byDelay) marks.set(p, (byDelay = new Map()));
+    let shared = byDelay.get(s.delayMs);
+    if (!shared)
+      byDelay.set(s.delayMs, (shared = delayedMarks(p.trader, p.paths, s.delayMs, s.fromTime, s.toTime)));
+    const run = simulate(p.trader, p.paths, s, p.mask, 'none', undefined, shared);
     const summary = summaryOf(p.trader.account, p.trader.protocol, s.balance, run.totals, p.paths.kind);
     items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
   }
