@@ -14,6 +14,13 @@ export interface AppliedOrder {
 }
 
 /**
+ * The trader's open position in a token, through the (protocol, account) index by name: SQLite
+ * would otherwise pick an index on (protocol, status) and read every open position on the protocol.
+ */
+export const OPEN_SOURCE_POSITION_SQL = `SELECT * FROM positions INDEXED BY positions_account
+  WHERE protocol = ? AND account = ? AND index_token = ? AND status = 'OPEN'`;
+
+/**
  * Applies a USD-notional trader order to that trader's positions (semantics.md): OPEN starts a
  * position at the fill price; INCREASE adds tokens at the size-weighted mean entry; DECREASE closes
  * sizeDelta / entry tokens and realises (price − entry) × tokens (negated for shorts); CLOSE (or a
@@ -21,10 +28,8 @@ export interface AppliedOrder {
  */
 export function applySandboxOrder(db: ServiceDb, order: SandboxOrder, at: string): AppliedOrder {
   const account = getAddress(order.account);
-  const open = prepareCached(
-    db,
-    "SELECT * FROM positions WHERE protocol = ? AND account = ? AND index_token = ? AND status = 'OPEN'",
-  ).get(order.protocol, account, order.indexToken) as PositionRow | undefined;
+  const open = prepareCached(db, OPEN_SOURCE_POSITION_SQL).get(order.protocol, account, order.indexToken) as
+    PositionRow | undefined;
   check(order, open, at);
   const before = open
     ? { size: open.size_in_token * open.average_price, collateral: open.collateral }

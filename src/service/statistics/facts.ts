@@ -1,3 +1,4 @@
+import { prepareCached } from '../../node/sqlite';
 import type { MarkPriceOf, PositionFacts } from '../analytics/position-facts';
 import type { ServiceDb } from '../store/database';
 
@@ -20,14 +21,16 @@ export const factsOfRow = (row: FactsRow): PositionFacts => ({
  * (load-columns.ts): by close time, then id, open positions first. Streaks are counted in that
  * order, and the sums then add up in the same order as the full recompute's.
  */
+/**
+ * One trader's positions, through the (protocol, account) index by name: left to itself, SQLite
+ * (with no table statistics) serves the ORDER BY from the protocol-wide close-time index and scans
+ * every trader's positions on the protocol.
+ */
+export const TRADER_FACTS_SQL = `SELECT ${FACTS_SELECT} FROM positions INDEXED BY positions_account
+  WHERE protocol = ? AND account = ? ORDER BY close_time_ms, id`;
+
 export function traderFacts(db: ServiceDb, account: string, protocol: string): PositionFacts[] {
-  return (
-    db
-      .prepare(
-        `SELECT ${FACTS_SELECT} FROM positions WHERE protocol = ? AND account = ? ORDER BY close_time_ms, id`,
-      )
-      .all(protocol, account) as FactsRow[]
-  ).map(factsOfRow);
+  return (prepareCached(db, TRADER_FACTS_SQL).all(protocol, account) as FactsRow[]).map(factsOfRow);
 }
 
 /** The latest mark price of every token the market has priced. */
