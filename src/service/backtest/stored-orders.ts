@@ -1,13 +1,11 @@
 // A trader's orders read from the store once per request, as the live engine sees them
 // (copy-feed.ts sourceOrderOf), with the tokens they traded (docs/backtest.md, Data).
 import { sourceOrderOf } from '../copy-feed';
-import { addressKey } from '../copy/ids';
 import { TokenCatalogue } from '../copy/tokens';
-import type { SourceOrder } from '../copy/types';
 import type { ServiceDb } from '../store/database';
 import type { OrderRow, PositionRow } from '../store/positions';
 import { storedAddress } from '../store/conditions';
-import { TraderOrders, type TokenMeta } from './trader-orders';
+import { traderOf, type TraderOrders } from './trader-orders';
 
 /** Reads traders' orders; one per service, its statements prepared once. */
 export class StoredOrders {
@@ -37,24 +35,5 @@ export class StoredOrders {
   }
 }
 
-/** Preloads `orders` (in time order) with the tokens `tokenOf` describes. */
-export function traderOf(
-  account: string,
-  protocol: string,
-  orders: readonly SourceOrder[],
-  tokenOf: (indexToken: string) => TokenMeta,
-): TraderOrders {
-  const tokens: TokenMeta[] = [];
-  const index = new Map<string, number>();
-  const tokenIndex = (indexToken: string): number => {
-    const key = addressKey(indexToken);
-    let k = index.get(key);
-    if (k === undefined) {
-      k = tokens.length;
-      tokens.push(tokenOf(indexToken));
-      index.set(key, k);
-    }
-    return k;
-  };
-  return new TraderOrders(account, protocol, orders, tokens, tokenIndex);
-}
+// traderOf lives with TraderOrders, so that the sweep's worker loads no store code (docs/backtest.md, Speed).
+export { traderOf };

@@ -14,8 +14,7 @@ import { PriceSeries, type PriceSeriesData } from './price-series';
 import { delayedMarks, simulate, type DelayedMarks, type PricePaths } from './simulate';
 import { runSettingsOf, sweptOf, type SweptValues } from './settings';
 import { summaryOf } from './summary';
-import { traderOf } from './stored-orders';
-import type { TraderOrders } from './trader-orders';
+import { traderOf, type TraderOrders } from './trader-orders';
 import type { SweepPool } from './sweep-pool';
 
 /** One account ready to run: its orders, its price paths, the OPENs its filters skip. */

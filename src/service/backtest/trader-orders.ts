@@ -1,6 +1,7 @@
 // One trader's stored orders on one protocol, preloaded into typed arrays once, so that many
 // configurations replay them without touching SQLite or allocating per order (docs/backtest.md, Speed).
 import type { SourceOrder } from '../copy/types';
+import { addressKey } from '../copy/ids';
 import { PriceSeries } from './price-series';
 
 /** Order types as stored in `TraderOrders.type`. */
@@ -123,4 +124,26 @@ export class TraderOrders {
     for (let j = end - 1; j >= start; j -= 1) sum += this.growMargins[j]!;
     return sum / (end - start);
   }
+}
+
+/** Preloads `orders` (in time order) with the tokens `tokenOf` describes. */
+export function traderOf(
+  account: string,
+  protocol: string,
+  orders: readonly SourceOrder[],
+  tokenOf: (indexToken: string) => TokenMeta,
+): TraderOrders {
+  const tokens: TokenMeta[] = [];
+  const index = new Map<string, number>();
+  const tokenIndex = (indexToken: string): number => {
+    const key = addressKey(indexToken);
+    let k = index.get(key);
+    if (k === undefined) {
+      k = tokens.length;
+      tokens.push(tokenOf(indexToken));
+      index.set(key, k);
+    }
+    return k;
+  };
+  return new TraderOrders(account, protocol, orders, tokens, tokenIndex);
 }
