@@ -32,7 +32,8 @@ test('every page opened during a slow first start waits for the service and load
 }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'copydesk-first-start-'));
-  const shell = await startWebShell(dataDir, `Copydesk e2e ${randomUUID()}`, ['--world', 'demo'], 30_000, {
+  const keychainService = `Copydesk e2e ${randomUUID()}`;
+  const shell = await startWebShell(dataDir, keychainService, ['--world', 'demo'], 30_000, {
     COPYDESK_TEST_SLOW_SEED_MS: String(SLOW_SEED_MS),
   });
   try {
