@@ -17,11 +17,6 @@ export const factsOfRow = (row: FactsRow): PositionFacts => ({
 });
 
 /**
- * Every position of one trader on one protocol, as facts, in the order a full recompute reads them
- * (load-columns.ts): by close time, then id, open positions first. Streaks are counted in that
- * order, and the sums then add up in the same order as the full recompute's.
- */
-/**
  * One trader's positions, through the (protocol, account) index by name: left to itself, SQLite
  * (with no table statistics) serves the ORDER BY from the protocol-wide close-time index and scans
  * every trader's positions on the protocol.
@@ -29,6 +24,11 @@ export const factsOfRow = (row: FactsRow): PositionFacts => ({
 export const TRADER_FACTS_SQL = `SELECT ${FACTS_SELECT} FROM positions INDEXED BY positions_account
   WHERE protocol = ? AND account = ? ORDER BY close_time_ms, id`;
 
+/**
+ * Every position of one trader on one protocol, as facts, in the order a full recompute reads them
+ * (load-columns.ts): by close time, then id, open positions first. Streaks are counted in that
+ * order, and the sums then add up in the same order as the full recompute's.
+ */
 export function traderFacts(db: ServiceDb, account: string, protocol: string): PositionFacts[] {
   return (prepareCached(db, TRADER_FACTS_SQL).all(protocol, account) as FactsRow[]).map(factsOfRow);
 }
