@@ -9,7 +9,8 @@ test('settings: switch the theme, add a remote service profile, see the data and
   await page.getByTestId('nav-settings').click();
 
   const html = page.locator('html');
-  await expect(page.getByTestId('settings-theme-dark')).toHaveAttribute('aria-checked', 'true');
+  // System is the default (theme.spec.ts checks it follows the OS).
+  await expect(page.getByTestId('settings-theme-system')).toHaveAttribute('aria-checked', 'true');
   await page.getByTestId('settings-theme-light').click();
   await expect(html).toHaveAttribute('data-theme', 'light');
   await expect(page.getByTestId('settings-theme-light')).toHaveAttribute('aria-checked', 'true');
