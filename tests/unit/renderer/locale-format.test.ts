@@ -13,7 +13,12 @@ import {
   formatUsd,
   formatUsdCompact,
 } from '../../../src/renderer/src/format/number';
-import { formatDay, formatShortTime, formatTimestamp } from '../../../src/renderer/src/format/time';
+import {
+  formatDay,
+  formatShortTime,
+  formatTimestamp,
+  formatUtcDay,
+} from '../../../src/renderer/src/format/time';
 
 afterEach(() => {
   setLocale(null);
@@ -71,5 +76,9 @@ describe('the locale', () => {
     expect(formatDay(new Date(2025, 11, 24))).toBe('24. Dez. 2025');
     setLocale('fr-FR');
     expect(formatDay(new Date(2025, 6, 14))).toBe('14 juil. 2025');
+    // A UTC day stays that day whatever the time zone of the machine.
+    setLocale('en-GB');
+    expect(formatUtcDay(new Date(Date.UTC(2026, 10, 21)))).toBe('21 Nov 2026');
+    expect(formatUtcDay(new Date(Date.UTC(2026, 10, 21, 23, 59)))).toBe('21 Nov 2026');
   });
 });

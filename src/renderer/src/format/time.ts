@@ -34,3 +34,8 @@ export function formatShortTime(iso: string | null, seconds = false): string {
 export function formatDay(date: Date): string {
   return dateFormat({ day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 }
+
+/** A UTC calendar day (the PnL series' days are UTC days) in the user's locale. */
+export function formatUtcDay(date: Date): string {
+  return dateFormat({ day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
+}

@@ -14,6 +14,7 @@ import {
   formatUsd,
   formatUsdCompact,
 } from '../../format/number';
+import { formatDay } from '../../format/time';
 
 /** How a figure is written. */
 export type StatKind = 'usd' | 'percent' | 'ratio' | 'count' | 'duration' | 'leverage' | 'days' | 'time';
@@ -574,11 +575,8 @@ export function formatStat(
   }
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** A millisecond time as `2025-03-14` (local). */
+/** A millisecond time as a day in the user's locale (`14 Mar 2025` in en-GB). */
 function formatDate(ms: number): string {
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return MISSING;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return Number.isNaN(d.getTime()) ? MISSING : formatDay(d);
 }

@@ -10,6 +10,7 @@ import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable } from '../../components/table/DataTable';
 import { useChannel } from '../../ipc/use-channel';
 import { formatInteger } from '../../format/number';
+import { formatDay } from '../../format/time';
 import type { TraderRef } from '../../stores/navigation';
 import { POSITIONS_PAGE, useTraderView } from '../../stores/trader';
 import { HISTORY_COLUMNS, OPEN_COLUMNS, ORDER_COLUMNS } from './position-columns';
@@ -32,7 +33,7 @@ function PositionOrders({ trader, position }: { trader: TraderRef; position: Pos
       <header className="panel-header">
         <h2 id="orders-title">
           Orders of {position.pair} {position.isLong ? 'long' : 'short'}{' '}
-          <span className="muted num">· opened {position.openBlockTime.slice(0, 10)}</span>
+          <span className="muted num">· opened {formatDay(new Date(position.openBlockTime))}</span>
         </h2>
         <div className="toolbar-end">
           <ExportCsvButton

@@ -10,6 +10,7 @@ import { LoginFirst } from '../../components/LoginFirst';
 import { SkeletonLines } from '../../components/Skeleton';
 import { formatAge } from '../../format/age';
 import { formatInteger, formatUsd, signClass } from '../../format/number';
+import { formatUtcDay } from '../../format/time';
 import { FEED_NAME, trackedAccount } from '../../components/feed-text';
 import { useFeed } from '../../stores/feed';
 import { useChannel } from '../../ipc/use-channel';
@@ -77,7 +78,7 @@ function chartSummary(points: readonly PnlPoint[]): string {
     if (p.daily > best.daily) best = p;
     if (p.daily < worst.daily) worst = p;
   }
-  const day = (p: PnlPoint): string => new Date(p.time * 1000).toISOString().slice(0, 10);
+  const day = (p: PnlPoint): string => formatUtcDay(new Date(p.time * 1000));
   const bestText =
     best.daily > 0 ? `best day ${formatUsd(best.daily, { signed: true })} (${day(best)})` : 'no winning day';
   const worstText =
