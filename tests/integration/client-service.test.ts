@@ -9,6 +9,7 @@ import { staticCredentials } from '../../src/main/core/client/credentials';
 import { fetchBytes, ServiceRequestError } from '../../src/main/core/client/http';
 import { startTestService, type RunningService } from '../support/service';
 import { apiKeyFor, loginAs } from '../support/credentials';
+import { expectAll } from '../support/expect-all';
 
 let svc: RunningService;
 let token: string;
@@ -80,7 +81,7 @@ describe('statistics and positions', () => {
     };
     const page = await keyed.publicStatisticFilter(P, body);
     expect(page.data.length).toBeGreaterThan(0);
-    expect(page.data.every((r) => (r.ranking?.pnl ?? -1) >= 50)).toBe(true);
+    expectAll(page.data, (r) => (r.ranking?.pnl ?? -1) >= 50);
     expect(page).toEqual(
       await raw('POST', `/public/${P}/position/statistic/filter`, body, { 'x-api-key': key }),
     );
@@ -149,7 +150,7 @@ describe('statistics and positions', () => {
     };
     const inPath = await user.positionFilter(P, body, account);
     expect(inPath.data.length).toBeGreaterThan(0);
-    expect(inPath.data.every((p) => p.account === account && p.status === 'CLOSE')).toBe(true);
+    expectAll(inPath.data, (p) => p.account === account && p.status === 'CLOSE');
     const inBody = await keyed.positionFilter(P, {
       ...body,
       queries: [...body.queries, { fieldName: 'account', value: account }],
@@ -176,7 +177,7 @@ describe('GraphQL searches', () => {
     const body = { paging: { size: 5 }, sorts: { field: 'realisedPnl', direction: 'desc' as const } };
     const page = await user.searchTopOpeningPositions(body, { protocols: [P] });
     expect(page.data.length).toBeGreaterThan(0);
-    expect(page.data.every((p) => p.status === 'OPEN' && p.protocol === P)).toBe(true);
+    expectAll(page.data, (p) => p.status === 'OPEN' && p.protocol === P);
     expect(page).toEqual(await gql('searchTopOpeningPosition', `${ns()}.positions`, body, [P]));
   });
 
@@ -208,7 +209,7 @@ describe('GraphQL searches', () => {
       paging: { size: 5 },
     };
     const page = await user.searchPositionStatistics(body);
-    expect(page.data.every((r) => r.type === 'FULL' && r.totalTrade >= 5)).toBe(true);
+    expectAll(page.data, (r) => r.type === 'FULL' && r.totalTrade >= 5);
     expect(page).toEqual(await gql('searchPositionStatistic', `${ns()}.position_statistics`, body));
   });
 
@@ -275,13 +276,13 @@ describe('copy trading as the demo user', () => {
   it('pages copy positions with query and body, lists their orders, closes and unlinks', async () => {
     const open = await user.copyPositionsPage({ status: 'OPEN', limit: 50, sort_by: 'createdAt' });
     expect(open.data.length).toBeGreaterThanOrEqual(2);
-    expect(open.data.every((p) => p.status === 'OPEN')).toBe(true);
+    expectAll(open.data, (p) => p.status === 'OPEN');
     expect(open).toEqual(
       await raw('POST', '/copy-positions/page?status=OPEN&limit=50&sort_by=createdAt', {}),
     );
     const tradeId = open.data[0]!.copyTradeId;
     const ofTrade = await user.copyPositionsPage({ limit: 50 }, { copyTradeIds: [tradeId] });
-    expect(ofTrade.data.every((p) => p.copyTradeId === tradeId)).toBe(true);
+    expectAll(ofTrade.data, (p) => p.copyTradeId === tradeId);
 
     const orders = await user.copyPositionOrders(open.data[0]!.id);
     expect(orders.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { coreDriver } from '../support/core-driver';
 import { exchangeOf } from '../../src/shared/profile';
 import { requireKeychainSession } from '../support/keychain';
 import { FixtureService, startRemoteCore } from '../support/fixture-service';
+import { expectAll } from '../support/expect-all';
 
 let remote: FixtureService;
 let t: Awaited<ReturnType<typeof startRemoteCore>>;
@@ -51,7 +52,10 @@ describe('the core over a real service, as the demo user', () => {
     expect(await call('app:info')).toMatchObject({
       profile: { id: 'fixture', kind: 'remote', baseUrl: remote.url, name: 'Fixture deployment' },
     });
-    expect(await call('tokens:list')).toMatchObject({ groups: expect.arrayContaining([]) });
+    // The fixture deployment's tokens, grouped by protocol: NOVA_ARB among them, none empty.
+    const { groups } = (await call('tokens:list')) as { groups: { protocol: string; tokens: unknown[] }[] };
+    expect(groups.map((g) => g.protocol)).toContain('NOVA_ARB');
+    expectAll(groups, (g) => g.tokens.length > 0);
   });
 
   it('composes the statistics channels: leaderboard, trader pages, pnl series', async () => {
@@ -80,7 +84,7 @@ describe('the core over a real service, as the demo user', () => {
     const all = await read<Page<Row>>('live:top', { limit: 50 });
     expect(all.freshness).toMatchObject({ fromCache: false, stale: false });
     expect(all.data.data.length).toBeGreaterThan(0);
-    expect(all.data.data.every((p) => p.status === 'OPEN')).toBe(true);
+    expectAll(all.data.data, (p) => p.status === 'OPEN');
     const sizes = all.data.data.map((p) => p.size as number);
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
 
@@ -93,13 +97,13 @@ describe('the core over a real service, as the demo user', () => {
     }
     const pair = all.data.data[0]!.pair as string;
     const byPair = await read<Page<Row>>('live:top', { pair });
-    expect(byPair.data.data.every((p) => p.pair === pair)).toBe(true);
+    expectAll(byPair.data.data, (p) => p.pair === pair);
   });
 
   it('live:positions and live:orders answer with their filters as GraphQL conditions', async () => {
     const positions = await read<Page<Row>>('live:positions', { side: 'SHORT', limit: 20 });
     expect(positions.data.data.length).toBeGreaterThan(0);
-    expect(positions.data.data.every((p) => p.isLong === false)).toBe(true);
+    expectAll(positions.data.data, (p) => p.isLong === false);
     const orders = await read<Page<Row>>('live:orders', {
       protocols: ['NOVA_ARB', 'HELIX_ARB'],
       minSize: 100,
@@ -176,7 +180,7 @@ describe('the core over a real service, as the demo user', () => {
     const both = await read<Page<Row>>('copyPositions:page', {
       query: { status: 'OPEN,CLOSE', isLong: 'true' },
     });
-    expect(both.data.data.every((p) => p.isLong === true)).toBe(true);
+    expectAll(both.data.data, (p) => p.isLong === true);
     const [first, second] = open.data.data as [Row, Row];
     const orders = await read<{ data: Row[] }>('copyPositions:orders', { id: first.id });
     expect(orders.data.length).toBeGreaterThan(0);

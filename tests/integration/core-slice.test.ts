@@ -4,6 +4,7 @@ import { WALLET_KEY_ACCOUNT } from '../../src/main/core/wallet/wallet';
 import { channelNames, eventNames } from '../../src/shared';
 import { requireKeychainSession } from '../support/keychain';
 import { startTestCore } from '../support/core';
+import { expectAll } from '../support/expect-all';
 
 let t: Awaited<ReturnType<typeof startTestCore>>;
 const seen: unknown[] = [];
@@ -47,7 +48,7 @@ describe('the core end to end: wallet → login → tokens, over the real local 
     expect(tokens.ok).toBe(true);
     const groups = (tokens as { value: { groups: { protocol: string; tokens: unknown[] }[] } }).value.groups;
     expect(groups.length).toBeGreaterThanOrEqual(8);
-    expect(groups.every((g) => g.tokens.length > 0)).toBe(true);
+    expectAll(groups, (g) => g.tokens.length > 0);
   });
 
   it('never lets the private key reach anything the renderer can receive', async () => {

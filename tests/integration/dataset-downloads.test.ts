@@ -22,6 +22,7 @@ import {
   DEFAULT_VENUE,
   type ServiceProfile,
 } from '../../src/shared/profile';
+import { expectAll } from '../support/expect-all';
 
 const KEY = { protocol: 'ZENITH_ARB', window: 'D7' } as const;
 const RECORDS = 300;
@@ -178,7 +179,7 @@ describe('a download', () => {
   it('from one end only gives the same dataset', async () => {
     const { harness, calls } = core(undefined, { ends: 1 });
     expect(await download(harness)).toMatchObject({ state: 'complete', downloaded: RECORDS });
-    expect(calls.every((c) => c.sort?.[0]?.id === 'asc')).toBe(true);
+    expectAll(calls, (c) => c.sort?.[0]?.id === 'asc');
     expect(await downloadedRows(harness)).toEqual(baseline);
   });
 
@@ -200,7 +201,7 @@ describe('a download', () => {
     const before = calls.length;
     expect(await download(harness)).toMatchObject({ state: 'complete', downloaded: RECORDS, total: RECORDS });
     // It continued over the same point in time, each end from its cursor, not from scratch.
-    expect(calls.slice(before).every((c) => c.pitId === calls[1]?.pitId)).toBe(true);
+    expectAll(calls.slice(before), (c) => c.pitId === calls[1]?.pitId);
     expectResumed(calls.slice(before));
     expect(await downloadedRows(harness)).toEqual(baseline);
   });
@@ -263,7 +264,7 @@ describe('a download', () => {
       state: 'complete',
       downloaded: RECORDS,
     });
-    expect(calls.every((c) => c.searchAfter !== undefined && c.pitId !== undefined)).toBe(true);
+    expectAll(calls, (c) => c.searchAfter !== undefined && c.pitId !== undefined);
     const rows = (
       await harness.datasets.query({
         profileId: 'p',

@@ -6,6 +6,7 @@ import { recomputeAll } from '../../src/service/statistics/recompute';
 import { rankingOf, statisticToWire, type StatisticRow } from '../../src/service/store/statistics';
 import { postJson, startTestService, type RunningService } from '../support/service';
 import { apiKeyFor, loginAs } from '../support/credentials';
+import { expectAll } from '../support/expect-all';
 
 let svc: RunningService;
 let key: string;
@@ -52,7 +53,7 @@ describe('POST /{protocol}/position/statistic/filter', () => {
     expect(res.body.meta).toEqual({ limit: 25, offset: 0, total, totalPages: Math.ceil(total / 25) });
     const rows = res.body.data as Rec[];
     expect(rows).toHaveLength(25);
-    expect(rows.every((r) => r.type === 'D30' && r.protocol === P)).toBe(true);
+    expectAll(rows, (r) => r.type === 'D30' && r.protocol === P);
     const pnls = rows.map((r) => r.realisedPnl as number);
     expect(pnls).toEqual([...pnls].sort((a, b) => b - a));
   });
@@ -447,9 +448,7 @@ describe('POST /{protocol}/position/filter', () => {
         account,
       ),
     );
-    expect(
-      rows.every((r) => r.account === account && r.status === 'CLOSE' && r.closeBlockTime !== null),
-    ).toBe(true);
+    expectAll(rows, (r) => r.account === account && r.status === 'CLOSE' && r.closeBlockTime !== null);
     const pnls = rows.map((r) => r.pnl as number);
     expect(pnls).toEqual([...pnls].sort((a, b) => a - b));
     const open = await postJson(
@@ -457,12 +456,11 @@ describe('POST /{protocol}/position/filter', () => {
       { queries: [{ fieldName: 'status', value: 'OPEN' }] },
       withKey(),
     );
-    expect(
-      (open.body.data as Rec[]).every(
-        (r) =>
-          r.status === 'OPEN' && r.closeBlockTime === null && r.isWin === null && r.durationInSecond === null,
-      ),
-    ).toBe(true);
+    expectAll(
+      open.body.data as Rec[],
+      (r) =>
+        r.status === 'OPEN' && r.closeBlockTime === null && r.isWin === null && r.durationInSecond === null,
+    );
     expect(open.body.meta).toMatchObject({
       total: count("SELECT COUNT(*) FROM positions WHERE protocol = ? AND status = 'OPEN'", P),
     });

@@ -8,6 +8,7 @@ import { startTestService, type RunningService } from '../support/service';
 import { apiKeyFor } from '../support/credentials';
 import { profileFor, statisticsHarness, type StatisticsHarness } from '../support/statistics-harness';
 import { replacePopulation } from '../support/statistics-world';
+import { expectAll } from '../support/expect-all';
 
 let svc: RunningService;
 let key: string;
@@ -308,7 +309,7 @@ describe('trader channels', () => {
     ) as [{ n: number }];
     expect(n).toBeGreaterThan(0);
     expect(page.data.meta.total).toBe(n);
-    expect(page.data.data.every((p) => p.account === a && p.status === 'CLOSE')).toBe(true);
+    expectAll(page.data.data, (p) => p.account === a && p.status === 'CLOSE');
     const sorted = await core.invoke('trader:positions', {
       protocol: P,
       account: a,
@@ -328,7 +329,7 @@ describe('trader channels', () => {
       a,
     ) as [{ n: number }];
     expect(all.data.meta.total).toBe(n);
-    expect(all.data.data.every((o) => o.account === a && o.protocol === P)).toBe(true);
+    expectAll(all.data.data, (o) => o.account === a && o.protocol === P);
     const times = all.data.data.map((o) => o.blockTime);
     expect(times).toEqual([...times].sort().reverse());
     const positionKey = all.data.data.find((o) => o.key)?.key as string;
@@ -338,7 +339,7 @@ describe('trader channels', () => {
     ];
     expect(one.data.meta.total).toBe(k);
     expect(k).toBeLessThan(n);
-    expect(one.data.data.every((o) => o.key === positionKey)).toBe(true);
+    expectAll(one.data.data, (o) => o.key === positionKey);
   });
 
   it('statistics:pnl answers the daily series keyed by account', async () => {

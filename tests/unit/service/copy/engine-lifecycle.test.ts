@@ -3,6 +3,7 @@
 // (taker 0.035 % + service 0.025 %), 0.035 % on decreases and closes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { BTC, CopyWorld, ETH, TRADER_A } from './world';
+import { expectAll } from '../../../support/expect-all';
 
 let world: CopyWorld;
 afterEach(() => world.close());
@@ -101,7 +102,7 @@ describe('a plain OPEN and CLOSE', () => {
         protocol: 'NOVA_ARB',
       },
     ]);
-    expect(orders.every((o) => /^0x[0-9a-f]{64}$/.test(o.txHash))).toBe(true);
+    expectAll(orders, (o) => /^0x[0-9a-f]{64}$/.test(o.txHash));
     expect(world.logs()).toEqual([
       expect.objectContaining({
         type: 'OPEN',
