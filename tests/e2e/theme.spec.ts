@@ -28,11 +28,11 @@ interface ChartElement {
 }
 
 /**
- * The share of the PnL chart's canvas pixels that are near black: the dark theme's grid and
- * axis colours drawn on the light theme (the bug this guards against) make a visible share.
+ * The share of a chart's canvas pixels that are near black: the dark theme's grid and axis
+ * colours drawn on the light theme (the bug this guards against) make a visible share.
  */
-async function darkPixelShare(page: Page): Promise<number> {
-  return page.getByTestId('pnl-chart').evaluate((chart) => {
+async function darkPixelShare(page: Page, chartTestId = 'pnl-chart'): Promise<number> {
+  return page.getByTestId(chartTestId).evaluate((chart) => {
     let dark = 0;
     let drawn = 0;
     const canvases = (chart as unknown as ChartElement).querySelectorAll('canvas');
@@ -80,7 +80,7 @@ test('System (the default) follows the OS light or dark setting as it changes', 
   await expect(html).toHaveAttribute('data-theme', 'light');
 });
 
-test('the PnL chart takes the theme’s colours, and every page is shot in both themes', async ({
+test('the PnL and price charts take the theme’s colours, and every page is shot in both themes', async ({
   page,
   terminal,
 }) => {
@@ -93,10 +93,14 @@ test('the PnL chart takes the theme’s colours, and every page is shot in both 
   await expect(page.getByTestId('pnl-chart').locator('canvas').first()).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await expect.poll(() => darkPixelShare(page)).toBeLessThan(0.01);
+  // The price chart below it too, once its candles are drawn.
+  await expect(page.getByTestId('price-chart-panel').locator('.chart-caption')).toHaveText(/candles of/);
+  await expect.poll(() => darkPixelShare(page, 'price-chart')).toBeLessThan(0.01);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  // In the dark theme the grid and the axes are dark: the chart did redraw.
+  // In the dark theme the grid and the axes are dark: the charts did redraw.
   await expect.poll(() => darkPixelShare(page)).toBeGreaterThan(0.05);
+  await expect.poll(() => darkPixelShare(page, 'price-chart')).toBeGreaterThan(0.05);
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -16,6 +16,8 @@ import {
 import type { Candle } from '../../../../shared/api/candles';
 import { marksOnCandles, type ChartPoint, type TokenPath } from './chart-series';
 import { CLOSE_REASON_LABELS } from './close-reasons';
+import { numberFormat } from '../../format/locale';
+import { usePalette } from '../../theme/palette-store';
 import type { BacktestCloseReason } from '../../../../shared/api/backtest';
 
 /** The theme's colours as the canvas needs them: read from the CSS variables when a chart is made. */
@@ -34,9 +36,10 @@ function themeColors() {
   };
 }
 
-const usd = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
-const usdFormatter = (v: number): string => `${v < 0 ? '−' : ''}$${usd.format(Math.abs(v))}`;
-const price = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+// In the user's locale (format/locale.ts), looked up when drawn: the locale can change.
+const usdFormatter = (v: number): string =>
+  `${v < 0 ? '−' : ''}$${numberFormat({ notation: 'compact', maximumFractionDigits: 2 }).format(Math.abs(v))}`;
+const priceText = (v: number): string => numberFormat({ maximumSignificantDigits: 6 }).format(v);
 
 /** A chart in `container` with the terminal's look; removed when the component goes. */
 function useChart(
@@ -44,6 +47,8 @@ function useChart(
   draw: (chart: IChartApi, colors: ReturnType<typeof themeColors>) => void,
   deps: readonly unknown[],
 ): void {
+  // Drawn again when the painted theme changes (the OS's, with the System setting).
+  const palette = usePalette((s) => s.palette);
   useEffect(() => {
     if (!container.current) return;
     const colors = themeColors();
@@ -65,7 +70,7 @@ function useChart(
     chart.timeScale().fitContent();
     return () => chart.remove();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `draw` is rebuilt each render; deps say when to redraw.
-  }, deps);
+  }, [...deps, palette]);
 }
 
 /** The balance after each close, green above the starting balance and red below it. */
@@ -121,7 +126,7 @@ export function TokenChart({
   useChart(
     container,
     (chart, c) => {
-      chart.applyOptions({ localization: { priceFormatter: (v: number) => price.format(v) } });
+      chart.applyOptions({ localization: { priceFormatter: priceText } });
       let marks = path.marks;
       let series;
       if (candles && candles.length > 0) {

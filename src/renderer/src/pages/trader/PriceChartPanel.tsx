@@ -19,6 +19,7 @@ import { invoke } from '../../ipc/call';
 import { useChannel } from '../../ipc/use-channel';
 import type { TraderRef } from '../../stores/navigation';
 import { buildPriceMarkers, chartRange, type ChartOrder, type PriceMarker } from './price-markers';
+import { usePalette } from '../../theme/palette-store';
 
 /** The trader's latest orders the chart marks (the channel's most). */
 const ORDER_LIMIT = 500;
@@ -255,11 +256,25 @@ function CandleChart({
     };
   }, []);
 
+  // The painted theme (the OS's, with the System setting): the chart takes its colours again.
+  const palette = usePalette((s) => s.palette);
   useEffect(() => {
     const c = themeColors();
+    chartRef.current?.applyOptions({
+      layout: { textColor: c.text },
+      grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
+      rightPriceScale: { borderColor: c.border },
+      timeScale: { borderColor: c.border },
+    });
     // A yen pair trades near 0.007: two decimals would flatten it into one price.
     const precision = decimalsFor(candles.at(-1)?.close ?? 1);
-    seriesRef.current?.applyOptions({ priceFormat: { type: 'price', precision, minMove: 10 ** -precision } });
+    seriesRef.current?.applyOptions({
+      upColor: c.good,
+      downColor: c.bad,
+      wickUpColor: c.good,
+      wickDownColor: c.bad,
+      priceFormat: { type: 'price', precision, minMove: 10 ** -precision },
+    });
     seriesRef.current?.setData(
       candles.map((k) => ({
         time: (k.time / 1000) as UTCTimestamp,
@@ -280,7 +295,7 @@ function CandleChart({
       })),
     );
     chartRef.current?.timeScale().fitContent();
-  }, [candles, markers]);
+  }, [candles, markers, palette]);
 
   return <div ref={container} className="pnl-chart" style={{ height }} data-testid="price-chart" />;
 }
