@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { createHandOver } from '../../stores/hand-over';
 import type { CopyTradeFormValues } from '../copy/copy-trade-form';
 
 /**
@@ -9,19 +9,4 @@ import type { CopyTradeFormValues } from '../copy/copy-trade-form';
 export type BacktestPrefill =
   { kind: 'trader'; protocol: string; account: string } | { kind: 'copyForm'; values: CopyTradeFormValues };
 
-interface BacktestPrefillStore {
-  prefill: BacktestPrefill | null;
-  set(prefill: BacktestPrefill): void;
-  /** Returns the prefill and clears it, so the page fills once. */
-  take(): BacktestPrefill | null;
-}
-
-export const useBacktestPrefill = create<BacktestPrefillStore>()((set, get) => ({
-  prefill: null,
-  set: (prefill) => set({ prefill }),
-  take() {
-    const prefill = get().prefill;
-    if (prefill) set({ prefill: null });
-    return prefill;
-  },
-}));
+export const useBacktestPrefill = createHandOver<BacktestPrefill>();
