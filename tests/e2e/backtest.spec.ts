@@ -108,6 +108,10 @@ test('backtest a trader from their page, read the grid and the charts, sweep two
   const winRate = await figure(page, 'winRate');
   expect(winRate).toBeGreaterThanOrEqual(0);
   expect(winRate).toBeLessThanOrEqual(100);
+  // A share of whole trades: win rate × trades / 100 is a count of wins (the figure has 2 decimals).
+  const wins = (winRate * trades) / 100;
+  expect(Math.abs(wins - Math.round(wins))).toBeLessThan(0.01 * trades);
+  expect(winRate).toBeLessThanOrEqual(100);
   const profit = await figure(page, 'profit');
   const roi = await figure(page, 'roi');
   expect(Math.abs(roi - (profit / 1000) * 100)).toBeLessThan(0.02);

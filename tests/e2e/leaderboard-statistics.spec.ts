@@ -57,7 +57,12 @@ test('the leaderboard and the trader page offer Sharpe, Sortino, streaks and lon
   await row.getByTestId('filter-min').fill('3');
   await expect(page.getByTestId('filters-toggle')).toContainText('1');
   await settled(page);
-  await expect.poll(async () => (await columnNumbers(table, 'maxWinStreak')).every((v) => v >= 3)).toBe(true);
+  await expect
+    .poll(async () => {
+      const streaks = await columnNumbers(table, 'maxWinStreak');
+      return streaks.length > 0 && streaks.every((v) => v >= 3);
+    })
+    .toBe(true);
   expect((await columnNumbers(table, 'maxWinStreak')).length).toBeGreaterThan(0);
 
   // Sorted by the Sharpe percentile, best first: the Sharpe ratios shown descend (nulls rank last).

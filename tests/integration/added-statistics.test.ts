@@ -65,7 +65,10 @@ describe('REST', () => {
         markPrices(svc.service.db),
       )!;
       for (const f of ADDED) expect(record[f], `${window} ${f}`).toEqual(expected[f]);
-      for (const k of EXTRA_RANKING_KEYS) expect(record.ranking![k]).toBeGreaterThanOrEqual(0);
+      for (const k of EXTRA_RANKING_KEYS) {
+        expect(record.ranking![k], `${window} ranking.${k}`).toBeGreaterThanOrEqual(0);
+        expect(record.ranking![k], `${window} ranking.${k}`).toBeLessThanOrEqual(100);
+      }
     }
   });
 

@@ -14,6 +14,7 @@ import {
 } from '../../src/shared/api/real-client';
 import { postJson, startTestService, type RunningService } from '../support/service';
 import { apiKeyFor } from '../support/credentials';
+import { expectAll } from '../support/expect-all';
 
 const P = 'NOVA_ARB';
 const DAY = 86_400_000;
@@ -159,8 +160,8 @@ describe('GET /{protocol}/statistic/trader/pnl/{account}', () => {
     expect(sum(days, (d) => d.pnl)).toBeCloseTo(full.pnl, 6);
     // Ascending UTC days, each listed once, each with something in it (no isFill).
     const times = days.map((d) => Date.parse(d.date));
-    expect(times.every((t, i) => t % DAY === 0 && (i === 0 || t > times[i - 1]!))).toBe(true);
-    expect(days.every((d) => d.realisedPnl !== 0 || d.fee !== 0 || d.unrealisedPnl !== 0)).toBe(true);
+    expectAll(times, (t, i) => t % DAY === 0 && (i === 0 || t > times[i - 1]!));
+    expectAll(days, (d) => d.realisedPnl !== 0 || d.fee !== 0 || d.unrealisedPnl !== 0);
     let running = 0;
     for (const day of days) {
       running += day.pnl + day.unrealisedPnl;

@@ -11,6 +11,7 @@ import type { ServiceClient } from '../../../src/main/core/client/service-client
 import { CoreEvents } from '../../../src/main/core/events';
 import { combinationsOf, createBacktestHandlers, splitSweep } from '../../../src/main/core/handlers/backtest';
 import type { BacktestProgress } from '../../../src/shared/ipc/schemas/backtest';
+import { expectAll } from '../../support/expect-all';
 
 const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'b'.repeat(40);
@@ -89,7 +90,7 @@ describe('a sweep cut into pieces', () => {
       [[B], [8, 9, 10]],
       [[B], [11, 12, 13]],
     ]);
-    expect(pieces.every((p) => p.body.stopLossAmount?.length === 3)).toBe(true);
+    expectAll(pieces, (p) => p.body.stopLossAmount?.length === 3);
     expect(pieces.reduce((n, p) => n + p.combinations, 0)).toBe(combinationsOf(body));
     expect(combinationsOf(body)).toBe(72);
   });
