@@ -10,6 +10,7 @@ import { importFills } from '../../src/service/market/importers/import';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { FakeHyperliquid, type VenueFill } from '../support/fake-hyperliquid';
 import { generateFills } from '../support/hyperliquid-fills';
+import type { FeedStatus } from '../../src/shared/api/feed';
 import { allBackfilled, startFeedService, waitForFeed } from '../support/feed-service';
 import { DAY, fillsOf, positionSummary, positionsOf } from '../support/feed-checks';
 import type { RunningService } from '../support/service';
@@ -122,5 +123,37 @@ describe('Hyperliquid feed: statistics', () => {
     await expect
       .poll(() => statisticsOf(db, { rankings: true }), { timeout: 8_000, interval: 250 })
       .toEqual(ranked);
+  });
+
+  it('says when an account’s statistics were recomputed, after its last fill, so a page knows to read them again', async () => {
+    venue = await FakeHyperliquid.start({ pageCap: 40 });
+    const now = Date.now();
+    const account = '0x' + 'b3'.repeat(20);
+    venue.setFills(
+      account,
+      generateFills({ account, seed: 77, count: 150, startMs: now - 50 * DAY, endMs: now - 60_000 }),
+    );
+    service = await startFeedService(venue, { track: [account] });
+    const backfilled = await waitForFeed(service, allBackfilled(1));
+    const storedAt = Date.now();
+    const db = service.service.db;
+    const fills = fillsOf(db, account).length;
+    expect(fills).toBe(150);
+    // Statistics lag fills (batched, at most every 10 s per account): the fill count moving is not
+    // the signal. The status says when they were last recomputed; a recompute at or after the
+    // moment the last fill was stored comes within that lag, and the statistics are there then.
+    const recomputedAt = (status: FeedStatus) => {
+      const time = status.accounts[0]?.statisticsTime;
+      return time === undefined ? null : Date.parse(time);
+    };
+    const before = recomputedAt(backfilled);
+    const after = await waitForFeed(
+      service,
+      (s) => (recomputedAt(s) ?? 0) >= storedAt - 50 && s.accounts[0]?.fills === fills,
+      15_000,
+    );
+    const at = recomputedAt(after) as number;
+    expect(at).toBeGreaterThan(before ?? 0);
+    expect(statisticsOf(db, { rankings: false }).map((r) => r.account)).toContain(getAddress(account));
   });
 });

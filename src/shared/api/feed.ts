@@ -37,6 +37,12 @@ export const feedAccountSchema = zObject({
   reasons: zList(zOneOf(FEED_REASONS)).optional(),
   /** The last error for this account (a refused page, a failed request), with its reason. */
   error: zText().optional(),
+  /**
+   * When the feed last recomputed this account's statistics from its fills (since the service
+   * started). Statistics lag fills by up to ~10 s, so a page showing them reads them again when
+   * this moves, not when the fill count does.
+   */
+  statisticsTime: isoTimestampSchema.optional(),
 });
 export type FeedAccount = z.infer<typeof feedAccountSchema>;
 

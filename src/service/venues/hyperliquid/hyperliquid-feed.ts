@@ -760,6 +760,7 @@ export class HyperliquidFeed {
 
   private accountView(row: FeedAccountRow): FeedAccount {
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const recomputed = this.statisticsAt.get(row.account);
     return {
       account: row.account,
       backfilled: row.phase === 'done',
@@ -769,6 +770,7 @@ export class HyperliquidFeed {
       live: this.onSocket(row.account) ? 'websocket' : 'polling',
       reasons: this.reasonsOf(row),
       ...(row.error !== null && { error: row.error }),
+      ...(recomputed !== undefined && { statisticsTime: new Date(recomputed).toISOString() }),
     };
   }
 

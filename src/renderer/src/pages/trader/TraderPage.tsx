@@ -156,22 +156,19 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
     view().resetFor(trader);
   }, [trader, view]);
 
-  // A Hyperliquid trader whose history is still filling in: its statistics are read again as its
-  // fills arrive, until they are there and its history is complete.
-  const progress = feedAccount ? `${feedAccount.fills}:${feedAccount.backfilled}` : null;
-  const seenProgress = useRef(progress);
+  // A Hyperliquid trader the feed follows: its statistics are read again each time the feed has
+  // recomputed them (they lag its fills by up to ~10 s, so the fill count is not the signal).
+  const recomputed = feedAccount?.statisticsTime ?? null;
+  const seenRecompute = useRef(recomputed);
   const latestStats = useRef(stats);
   useEffect(() => {
     latestStats.current = stats;
   });
   useEffect(() => {
-    if (progress === seenProgress.current) return;
-    const before = seenProgress.current;
-    seenProgress.current = progress;
-    const current = latestStats.current;
-    if (progress !== null && (current.data === null || before === null || !before.endsWith(':true')))
-      current.reload();
-  }, [progress]);
+    if (recomputed === seenRecompute.current) return;
+    seenRecompute.current = recomputed;
+    if (recomputed !== null) latestStats.current.reload();
+  }, [recomputed]);
 
   const available = new Set(WINDOW_ORDER.filter((w) => stats.data?.[w]));
   const record = stats.data?.[window] ?? null;
