@@ -3,7 +3,9 @@ import {
   formatCompact,
   formatDuration,
   formatLeverage,
+  formatNumber,
   formatPercent,
+  formatPrice,
   formatUsd,
   formatUsdCompact,
   MISSING,
@@ -34,6 +36,17 @@ describe('trader number formats', () => {
     expect(formatDuration(5 * 3600 + 12 * 60)).toBe('5h 12m');
     expect(formatDuration(42 * 60)).toBe('42m');
     expect(formatDuration(18)).toBe('18s');
+  });
+
+  it('writes every negative with a true minus, and no sign on what rounds to zero', () => {
+    expect(formatNumber(-1.5)).toBe('−1.5');
+    expect(formatCompact(-2_500_000)).toBe('−2.5M');
+    expect(formatPrice(-0.5)).toBe('−0.5');
+    expect(formatLeverage(-2)).toBe('−2×');
+    expect(formatNumber(-0.001)).toBe('0');
+    expect(formatUsd(-0.001)).toBe('$0.00');
+    expect(formatPercent(-0.001, { signed: true })).toBe('0%');
+    expect(formatUsd(0.001, { signed: true })).toBe('$0.00');
   });
 
   it('shows a dash for missing numbers, never NaN', () => {

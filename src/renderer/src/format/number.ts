@@ -1,25 +1,57 @@
 import { numberFormat } from './locale';
 
 // Each in the current locale (format/locale.ts): separators and compact suffixes follow it.
-const integer = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 0 });
-const usd = (): Intl.NumberFormat => numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const compact = (): Intl.NumberFormat => numberFormat({ notation: 'compact', maximumFractionDigits: 2 });
-const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2 });
-const price = (): Intl.NumberFormat => numberFormat({ maximumSignificantDigits: 6 });
+const integer = (): Intl.NumberFormat =>
+  numberFormat({ maximumFractionDigits: 0, signDisplay: 'exceptZero' });
+const usd = (): Intl.NumberFormat =>
+  numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const compact = (): Intl.NumberFormat =>
+  numberFormat({ notation: 'compact', maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const price = (): Intl.NumberFormat =>
+  numberFormat({ maximumSignificantDigits: 6, signDisplay: 'exceptZero' });
 
 /** What a trader's eye reads as missing: an em dash, never `NaN` or `undefined`. */
 export const MISSING = '—';
 const isNumber = (value: number | null | undefined): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
+/**
+ * One sign rule for every figure: a true minus (U+2212, not a hyphen) on losses, `+` on gains when
+ * asked, and no sign at all on what rounds to zero (no "−$0.00" for a loss of a tenth of a cent).
+ * Intl decides what rounds to zero (`signDisplay: 'exceptZero'`), in the locale's own digits; the
+ * sign is then placed before the currency symbol, as traders read it.
+ */
+function signed(format: Intl.NumberFormat, value: number): { sign: string; digits: string } {
+  let sign = '';
+  let digits = '';
+  for (const part of format.formatToParts(value)) {
+    if (part.type === 'minusSign') sign = '−';
+    else if (part.type === 'plusSign') sign = '+';
+    else digits += part.value;
+  }
+  return { sign, digits };
+}
+
+function withSign(
+  format: Intl.NumberFormat,
+  value: number,
+  around: (digits: string) => string,
+  plus = false,
+): string {
+  const { sign, digits } = signed(format, value);
+  return `${sign === '+' && !plus ? '' : sign}${around(digits)}`;
+}
+
+const bare = (digits: string): string => digits;
+
 /** `12500` → `12,500`. */
-export const formatInteger = (value: number): string => integer().format(value);
+export const formatInteger = (value: number): string => withSign(integer(), value, bare);
 
 /** `1234.5` → `$1,234.50`; `-3` → `−$3.00`; `signed` adds `+` to gains. */
 export function formatUsd(value: number | null | undefined, options: { signed?: boolean } = {}): string {
   if (!isNumber(value)) return MISSING;
-  const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}$${usd().format(Math.abs(value))}`;
+  return withSign(usd(), value, (d) => `$${d}`, options.signed);
 }
 
 /** `1234567` → `$1.23M` (compact, for dense columns); signed like formatUsd. */
@@ -28,32 +60,30 @@ export function formatUsdCompact(
   options: { signed?: boolean } = {},
 ): string {
   if (!isNumber(value)) return MISSING;
-  const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}$${Math.abs(value) < 10_000 ? usd().format(Math.abs(value)) : compact().format(Math.abs(value))}`;
+  return withSign(Math.abs(value) < 10_000 ? usd() : compact(), value, (d) => `$${d}`, options.signed);
 }
 
 /** A value already in percent: `12.345` → `12.35%`; `signed` adds `+` to gains. */
 export function formatPercent(value: number | null | undefined, options: { signed?: boolean } = {}): string {
   if (!isNumber(value)) return MISSING;
-  const sign = value < 0 ? '−' : options.signed && value > 0 ? '+' : '';
-  return `${sign}${plain().format(Math.abs(value))}%`;
+  return withSign(plain(), value, (d) => `${d}%`, options.signed);
 }
 
 /** `1234567` → `1.23M`. */
 export const formatCompact = (value: number | null | undefined): string =>
-  isNumber(value) ? compact().format(value) : MISSING;
+  isNumber(value) ? withSign(compact(), value, bare) : MISSING;
 
 /** A plain number with up to 2 decimals: `3.14159` → `3.14`. */
 export const formatNumber = (value: number | null | undefined): string =>
-  isNumber(value) ? plain().format(value) : MISSING;
+  isNumber(value) ? withSign(plain(), value, bare) : MISSING;
 
 /** A price with 6 significant digits: `0.000123456` → `0.000123456`, `64231.55` → `64,231.6`. */
 export const formatPrice = (value: number | null | undefined): string =>
-  isNumber(value) ? price().format(value) : MISSING;
+  isNumber(value) ? withSign(price(), value, bare) : MISSING;
 
 /** `3 × leverage`: `12.5` → `12.5×`. */
 export const formatLeverage = (value: number | null | undefined): string =>
-  isNumber(value) ? `${plain().format(value)}×` : MISSING;
+  isNumber(value) ? withSign(plain(), value, (d) => `${d}×`) : MISSING;
 
 /** Seconds → `3d 4h`, `5h 12m`, `42m`, `18s`. */
 export function formatDuration(seconds: number | null | undefined): string {
