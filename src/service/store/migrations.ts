@@ -529,4 +529,36 @@ export const serviceMigrations: readonly Migration[] = [
     name: 'statistics real clients select',
     up: addClientStatistics,
   },
+  {
+    version: 11,
+    name: 'venue candles',
+    up: (db) => {
+      // The venue's candles, kept so that a window is fetched once (docs/venue-feed.md, Candles):
+      // each candle by its opening instant, and each range of opening instants fetched whole
+      // (a range with no candle in it is fetched too: the venue has none there to give).
+      db.exec(`
+        CREATE TABLE venue_candles (
+          venue TEXT NOT NULL,
+          coin TEXT NOT NULL,
+          interval TEXT NOT NULL,
+          time_ms INTEGER NOT NULL,
+          open REAL NOT NULL,
+          high REAL NOT NULL,
+          low REAL NOT NULL,
+          close REAL NOT NULL,
+          volume REAL NOT NULL,
+          trades INTEGER NOT NULL,
+          PRIMARY KEY (venue, coin, interval, time_ms)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE venue_candle_ranges (
+          venue TEXT NOT NULL,
+          coin TEXT NOT NULL,
+          interval TEXT NOT NULL,
+          from_ms INTEGER NOT NULL,
+          to_ms INTEGER NOT NULL,
+          PRIMARY KEY (venue, coin, interval, from_ms)
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];
