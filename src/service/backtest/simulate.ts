@@ -21,8 +21,10 @@ import {
 } from '../copy/position-fills';
 import { increaseMargin, openSize, volumeFactorOfMean } from '../copy/sizing';
 import type { SourceOrder } from '../copy/types';
-import type { PriceSeries } from './price-series';
+import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
+
+export type { PricePaths } from './delayed-marks';
 
 /** One configuration, resolved: every default applied, times in epoch ms. */
 export interface RunSettings {
@@ -42,12 +44,6 @@ export interface RunSettings {
   funding: boolean;
   fromTime: number;
   toTime: number;
-}
-
-/** The prices between orders: one series per token of the trader, and where they came from. */
-export interface PricePaths {
-  kind: 'marks' | 'fills';
-  series: readonly PriceSeries[];
 }
 
 /** What a run counts; docs/backtest.md, Result, defines each figure from these. */
@@ -106,7 +102,12 @@ interface Copy extends HeldPosition {
   /** Cumulative funding rate when funding was last accrued. */
   fundingMark: number;
   liquidation: number;
-  /** The first point of the path after the last fill that crosses an exit level, and its time (Infinity: none). */
+  /** The exit levels: a price at or below `low` or at or above `high` closes the copy. */
+  low: number;
+  high: number;
+  /** The first path point not yet compared with the levels. */
+  searchFrom: number;
+  /** The point where the path crosses a level before the order being replayed, and its time (Infinity: none found). */
   exitPoint: number;
   exitTime: number;
 }
@@ -131,45 +132,6 @@ export function filterMask(trader: TraderOrders, filters: FilterSubject): Uint8A
     if (skipReason(filters, order) !== null) mask[i] = 1;
   }
   return mask;
-}
-
-/**
- * What each copied order sees on the price path, which depends on the delay and the window alone:
- * the path's point at the delayed fill time (−1 before the path), the price then (the order's own
- * before the path) and the cumulative funding rate then. A sweep computes it once per delay and
- * shares it across the configurations with that delay (docs/backtest.md, Speed).
- */
-export interface DelayedMarks {
-  delayMs: number;
-  fromTime: number;
-  toTime: number;
-  point: Int32Array;
-  mark: Float64Array;
-  funding: Float64Array;
-}
-
-/** The orders' marks after `delayMs`, for the orders a replay of [fromTime, toTime] copies. */
-export function delayedMarks(
-  trader: TraderOrders,
-  paths: PricePaths,
-  delayMs: number,
-  fromTime: number,
-  toTime: number,
-): DelayedMarks {
-  const point = new Int32Array(trader.n);
-  const mark = new Float64Array(trader.n);
-  const funding = new Float64Array(trader.n);
-  for (let i = trader.firstAtOrAfter(fromTime); i < trader.n; i += 1) {
-    const at = trader.time[i]! + delayMs;
-    if (trader.time[i]! > toTime || at > toTime) break;
-    const series = paths.series[trader.token[i]!]!;
-    const k = series.indexAt(at);
-    const price = k < 0 ? NaN : series.values[k]!;
-    point[i] = k;
-    mark[i] = Number.isNaN(price) ? trader.price[i]! : price;
-    funding[i] = series.fundingAt(at);
-  }
-  return { delayMs, fromTime, toTime, point, mark, funding };
 }
 
 /** What a run keeps besides its totals: nothing (a sweep), the equity curve, or that and the positions. */
@@ -202,8 +164,8 @@ class Run {
   private readonly open: (Copy | undefined)[];
   private readonly t: RunTotals;
   private peak: number;
-  /** The earliest exit time of the open copies (Infinity: none). */
-  private nextExit = Infinity;
+  /** The open copies, in no order: the ones whose exits are checked at every order. */
+  private readonly live: Copy[] = [];
   private trough: number;
   private readonly equity: EquityPoint[] | null;
   private readonly positions: SimulatorPosition[] | null;
@@ -264,17 +226,17 @@ class Run {
   }
 
   replay(skipped: Uint8Array): RunResult {
-    const { trader, s } = this;
-    for (let i = trader.firstAtOrAfter(s.fromTime); i < trader.n; i += 1) {
+    const { trader, s, marks } = this;
+    const n = trader.n;
+    for (let i = marks.first; i < marks.end; i += 1) {
       const at = trader.time[i]! + s.delayMs;
-      if (trader.time[i]! > s.toTime || at > s.toTime) break;
-      this.exitsUntil(at);
+      if (this.live.length > 0) this.exitsIn(marks.bound, marks.low, marks.high, n, i, at);
       const type = trader.type[i]!;
       if (type === ORDER_CODE.OPEN) {
         if (skipped[i] === 0) this.copyOpen(i, at);
       } else if (type !== ORDER_CODE.MARGIN_TRANSFERRED) this.follow(i, at);
     }
-    this.exitsUntil(s.toTime);
+    if (this.live.length > 0) this.exitsIn(marks.endBound, marks.endLow, marks.endHigh, 1, 0, s.toTime);
     for (const copy of this.open.slice()) {
       if (!copy) continue;
       const price = this.markAt(copy.token, s.toTime, copy.entryPrice);
@@ -299,14 +261,44 @@ class Run {
     return roundUsd(this.balance - this.held / MICROS);
   }
 
-  /** Closes, in time order, every copy whose exit level the path crosses up to `at`. */
-  private exitsUntil(at: number): void {
-    if (at < this.nextExit) return;
-    // The earliest crossing first (ties in key order, as a stable sort would give), one at a
-    // time: a close changes no other copy's exit, and no array or comparator is made per call.
-    for (;;) {
+  /**
+   * Closes, in time order, every copy whose exit level the path crosses in one range of points:
+   * token k's range is slot k × stride + offset of `lows` / `highs` (its extremes) and `bounds`
+   * (its last point; the range starts after the previous slot's bound, or the copy's fill).
+   * The delayed marks hold the ranges between consecutive orders, so a copy is looked at once per
+   * order and its path searched only in the range where it exits (docs/backtest.md, Speed).
+   */
+  private exitsIn(
+    bounds: Int32Array,
+    lows: Float64Array,
+    highs: Float64Array,
+    stride: number,
+    offset: number,
+    at: number,
+  ): void {
+    let due = 0;
+    for (const copy of this.live) {
+      const slot = copy.token * stride + offset;
+      if (!(lows[slot]! <= copy.low || highs[slot]! >= copy.high)) continue;
+      const series = this.paths.series[copy.token]!;
+      const values = series.values;
+      const to = bounds[slot]!;
+      let j = Math.max(copy.searchFrom, 0);
+      while (j <= to && !(values[j]! <= copy.low || values[j]! >= copy.high)) j += 1;
+      if (j > to) throw new Error(`no crossing found in a range that crosses the levels of a copy`);
+      copy.exitPoint = j;
+      copy.exitTime = series.time(j);
+      due += 1;
+    }
+    // The earliest crossing first, ties in key order (a close changes no other copy's exit).
+    for (; due > 0; due -= 1) {
       let copy: Copy | undefined;
-      for (const c of this.open) if (c && c.exitTime <= at && (!copy || c.exitTime < copy.exitTime)) copy = c;
+      for (const c of this.live)
+        if (
+          c.exitTime <= at &&
+          (!copy || c.exitTime < copy.exitTime || (c.exitTime === copy.exitTime && c.key < copy.key))
+        )
+          copy = c;
       if (!copy) break;
       const mark = this.paths.series[copy.token]!.values[copy.exitPoint]!;
       const exit = exitAt(copy, mark);
@@ -316,38 +308,24 @@ class Run {
       const price = exit === 'LIQUIDATE' ? mark : this.slipped(mark, !copy.isLong);
       this.close(copy, price, exit, copy.exitTime, exit);
     }
-    this.refreshNextExit();
-  }
-
-  /** The earliest exit of the open copies. */
-  private refreshNextExit(): void {
-    let next = Infinity;
-    for (const copy of this.open) if (copy && copy.exitTime < next) next = copy.exitTime;
-    this.nextExit = next;
+    for (const copy of this.live) copy.searchFrom = bounds[copy.token * stride + offset]! + 1;
   }
 
   /**
-   * The copy's exit levels after a fill at `at` (its liquidation price and its stored triggers),
-   * and the first later point of the path that crosses one: exits are found once per fill, not
-   * looked for at every order.
+   * The copy's exit levels after a fill at path point `point`: its liquidation price and its
+   * stored triggers; the path after `point` is searched from the next order on (exitsIn).
    */
   private levels(copy: Copy, point: number): void {
     const liquidation = liquidationOf(copy);
     copy.liquidation = liquidation;
-    let low: number;
-    let high: number;
     if (copy.isLong) {
-      low = Math.max(liquidation, copy.stopLossPrice ?? -Infinity);
-      high = copy.takeProfitPrice ?? Infinity;
+      copy.low = Math.max(liquidation, copy.stopLossPrice ?? -Infinity);
+      copy.high = copy.takeProfitPrice ?? Infinity;
     } else {
-      high = Math.min(liquidation, copy.stopLossPrice ?? Infinity);
-      low = copy.takeProfitPrice ?? -Infinity;
+      copy.high = Math.min(liquidation, copy.stopLossPrice ?? Infinity);
+      copy.low = copy.takeProfitPrice ?? -Infinity;
     }
-    const series = this.paths.series[copy.token]!;
-    const cross = series.firstCross(point + 1, low, high);
-    copy.exitPoint = cross;
-    copy.exitTime = cross < 0 ? Infinity : series.time(cross);
-    if (copy.exitTime < this.nextExit) this.nextExit = copy.exitTime;
+    copy.searchFrom = point + 1;
   }
 
   private copyOpen(i: number, at: number): void {
@@ -402,11 +380,15 @@ class Run {
       peakSize: size.notional,
       fundingMark: s.funding ? this.marks.funding[i]! : 0,
       liquidation: 0,
+      low: -Infinity,
+      high: Infinity,
+      searchFrom: 0,
       exitPoint: -1,
       exitTime: Infinity,
     };
     this.levels(copy, this.marks.point[i]!);
     this.open[key] = copy;
+    this.live.push(copy);
     this.held += micros(copy.margin);
     this.balance = roundUsd(this.balance - money.openFee);
     this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: money.openFee, realised: 0 });
@@ -504,7 +486,10 @@ class Run {
     const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation);
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
     this.open[copy.key] = undefined;
-    if (copy.exitTime === this.nextExit) this.refreshNextExit();
+    const live = this.live;
+    const index = live.indexOf(copy);
+    live[index] = live[live.length - 1]!;
+    live.pop();
     this.held -= micros(margin);
     const preBalance = this.balance;
     this.balance = roundUsd(this.balance + f.balanceDelta);
