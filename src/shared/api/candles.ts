@@ -1,7 +1,7 @@
 // A token's price as candles, outside the spec: `GET /prices/{protocol}/{indexToken}/candles`
 // (docs/service.md, "Price candles"). The trader page draws them with the trader's entries and exits.
 import type { z } from 'zod';
-import { fromQueryText, zInt, zList, zNumber, zObject, zOneOf, zStrict, zText } from './common';
+import { fromQueryText, zBool, zInt, zList, zNumber, zObject, zOneOf, zStrict, zText } from './common';
 
 /** The candle widths the service builds, and their length. */
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
@@ -61,11 +61,38 @@ export const candleSchema = zObject({
 export type Candle = z.infer<typeof candleSchema>;
 
 /**
- * Where the prices came from: `market` the demo market's minute prices, `fills` the orders the
- * service stored for this token (every trader's, the venue feed's included), `none` nothing known.
+ * Where the prices came from: `market` the demo market's minute prices, `venue` the venue feed's
+ * own candles, `fills` the orders the service stored for this token (every trader's, the venue
+ * feed's included), `none` nothing known.
  */
-export const CANDLE_SOURCES = ['market', 'fills', 'none'] as const;
+export const CANDLE_SOURCES = ['market', 'venue', 'fills', 'none'] as const;
 export type CandleSource = (typeof CANDLE_SOURCES)[number];
+
+/**
+ * How asking the venue for its candles went (docs/venue-feed.md, Candles): `stored` nothing was
+ * missing; `fetched` it answered; `offline` it could not be reached; `refused` its answer was
+ * malformed; `rate-limited` it answered 429; `failed` another error; `waiting` the budget held
+ * the request past the wait (it goes on, and the next ask finds the candles stored).
+ */
+export const VENUE_CANDLE_STATES = [
+  'stored',
+  'fetched',
+  'offline',
+  'refused',
+  'rate-limited',
+  'failed',
+  'waiting',
+] as const;
+export type VenueCandleState = (typeof VENUE_CANDLE_STATES)[number];
+
+/** For a token of a venue feed: whether its candles are whole, and what kept them from being so. */
+export const venueCandleFetchSchema = zObject({
+  state: zOneOf(VENUE_CANDLE_STATES),
+  /** Every closed candle of the range is stored. */
+  complete: zBool(),
+  message: zText().optional(),
+});
+export type VenueCandleFetch = z.infer<typeof venueCandleFetchSchema>;
 
 /** The answer; intervals without a price have no candle (gaps are left, not filled). */
 export const candlesResponseSchema = zObject({
@@ -74,5 +101,7 @@ export const candlesResponseSchema = zObject({
   interval: zOneOf(CANDLE_INTERVALS),
   source: zOneOf(CANDLE_SOURCES),
   candles: zList(candleSchema),
+  /** Only for a venue feed's token: how fetching the venue's candles went (a fallback says why). */
+  venue: venueCandleFetchSchema.optional(),
 });
 export type CandlesResponse = z.infer<typeof candlesResponseSchema>;

@@ -24,6 +24,7 @@ import { topAccounts } from './leaderboard';
 import { LiveSocket, MAX_SOCKET_USERS } from './live-socket';
 import { RequestBudget, type BudgetClock } from './request-budget';
 import { PageError, readFillsPage } from './venue-fills';
+import { VenueCandles } from './venue-candles';
 
 /** The venue's public endpoints; tests and operators point the feed elsewhere with flags. */
 export const HYPERLIQUID_DEFAULTS = {
@@ -100,6 +101,8 @@ export class HyperliquidFeed {
   private readonly accounts: FeedAccounts;
   private readonly book: SeriesBook;
   private readonly client: InfoClient;
+  /** The venue's candles, fetched on demand within this feed's budget (docs/venue-feed.md, Candles). */
+  readonly candles: VenueCandles;
   private readonly socket: LiveSocket | null;
   private state: FeedState = 'polling';
   private since: number;
@@ -146,6 +149,7 @@ export class HyperliquidFeed {
       new RequestBudget(config.weightPerMinute, config.budgetClock),
       config.rateLimitPauseMs,
     );
+    this.candles = new VenueCandles(deps.db, this.client, FEED_VENUE, Date.now, deps.log);
     this.since = deps.nowMs();
     this.socket =
       config.untilMs === null

@@ -73,6 +73,19 @@ export class InfoClient {
     return answer;
   }
 
+  /**
+   * `candleSnapshot`: the coin's candles of `interval` overlapping [startTime, endTime] (ms), at
+   * most the venue's 5,000 (weight 20 + 1 per 60 candles, reserved for a full answer).
+   */
+  candleSnapshot(req: {
+    coin: string;
+    interval: string;
+    startTime: number;
+    endTime: number;
+  }): Promise<unknown> {
+    return this.post({ type: 'candleSnapshot', req });
+  }
+
   /** Whether an answer of `items` fills may have been cut at the venue's cap (the next page tells). */
   mayBeFull(items: number): boolean {
     return items > 0 && items >= this.pageCap;

@@ -90,6 +90,7 @@ function figures(
 
 const CANDLE_SOURCE_TEXT: Record<CandlesResponse['source'], string> = {
   market: 'candles of the market’s prices',
+  venue: 'candles from the venue',
   fills: 'candles of the stored fills',
   none: 'no stored prices',
 };

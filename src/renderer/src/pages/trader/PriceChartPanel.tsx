@@ -105,7 +105,11 @@ export function PriceChartPanel({ trader }: { trader: TraderRef }): ReactElement
         <p className="chart-caption muted">
           {candles.data
             ? `${candles.data.candles.length} candles of ${candles.data.interval} from the ${
-                candles.data.source === 'market' ? 'market’s prices' : 'stored fills'
+                candles.data.source === 'market'
+                  ? 'market’s prices'
+                  : candles.data.source === 'venue'
+                    ? 'venue'
+                    : 'stored fills'
               } · ${markers.length} of the trader’s orders marked`
             : 'Loading the prices…'}
         </p>
