@@ -8,7 +8,7 @@ import type {
 } from '../../shared/api/backtest';
 import type { ServiceDb } from '../store/database';
 import { DemoMarks } from './demo-marks';
-import { pricePathsFor } from './price-paths';
+import { pricePathsFor, venuePathsFor } from './price-paths';
 import { filterMask, simulate } from './simulate';
 import { filtersOf, runSettingsOf, sweptOf, windowOf, type ListedToken } from './settings';
 import { StoredOrders } from './stored-orders';
@@ -16,6 +16,7 @@ import { summaryOf } from './summary';
 import { configurationsOf, sweepJobs, type PreparedTrader } from './sweep-runs';
 import { SweepPool } from './sweep-pool';
 import type { FilterSubject } from '../copy/filters';
+import type { VenuePrices } from '../prices/venue-prices';
 
 /** Backtests over one service's store. */
 export class Backtests {
@@ -25,10 +26,16 @@ export class Backtests {
   private readonly pools = [new SweepPool(), new SweepPool()];
   private readonly listed;
   private readonly nowMs: () => number;
+  /** The venue feed's candles, for its protocol's traders (null without a feed). */
+  private readonly venue: VenuePrices | null;
 
-  /** `demo`: the store holds the demo world, whose mark history can be rebuilt. */
-  constructor(db: ServiceDb, options: { demo: boolean; nowMs: () => number }) {
+  /**
+   * `demo`: the store holds the demo world, whose mark history can be rebuilt; `venue`: the venue
+   * feed's candles.
+   */
+  constructor(db: ServiceDb, options: { demo: boolean; nowMs: () => number; venue?: VenuePrices | null }) {
     this.nowMs = options.nowMs;
+    this.venue = options.venue ?? null;
     this.stored = new StoredOrders(db);
     this.marks = new DemoMarks(db, options.demo);
     this.listed = db.prepare('SELECT symbol, index_token AS indexToken FROM tokens WHERE protocol = ?');
@@ -67,6 +74,19 @@ export class Backtests {
     };
   }
 
+  /**
+   * Fetches the venue's candles a run of `body` on `protocol` walks, within the feed's budget and
+   * a bounded wait (docs/backtest.md, Price path); nothing for another protocol.
+   */
+  async fetchPrices(
+    protocol: string,
+    body: { accounts: string[]; fromTime?: number | undefined; toTime?: number | undefined },
+  ): Promise<void> {
+    if (this.venue?.protocol !== protocol) return;
+    const window = windowOf(body, this.nowMs());
+    await this.venue.prepareWindow(body.accounts, window.fromTime, window.toTime);
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.pools.map((pool) => pool.close()));
   }
@@ -82,12 +102,16 @@ export class Backtests {
     window: { fromTime: number; toTime: number },
   ): PreparedTrader {
     const trader = this.stored.trader(account, protocol, window.toTime);
-    const paths = pricePathsFor(
-      trader,
-      (pair) => this.marks.series(pair.replace(/\/USD$/, '')),
-      window.fromTime,
-      window.toTime,
-    );
+    const venue = this.venue?.protocol === protocol ? this.venue : null;
+    const symbol = (pair: string) => pair.replace(/\/USD$/, '');
+    const paths = venue
+      ? venuePathsFor(
+          trader,
+          (pair) => venue.windowCandles(symbol(pair), window.fromTime, window.toTime),
+          window.fromTime,
+          window.toTime,
+        )
+      : pricePathsFor(trader, (pair) => this.marks.series(symbol(pair)), window.fromTime, window.toTime);
     return { trader, paths, mask: filterMask(trader, filters) };
   }
 }

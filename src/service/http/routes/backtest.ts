@@ -5,13 +5,26 @@ import { backtestRequestSchema, sweepRequestSchema } from '../../../shared/api/b
 import { authenticate } from '../../auth/credentials';
 import { Backtests } from '../../backtest/backtests';
 import { LiveProtocols } from '../../market/tokens';
+import { VenuePrices } from '../../prices/venue-prices';
+import type { VenueCandles } from '../../venues/hyperliquid/venue-candles';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
 
-/** `POST /{protocol}/back-testing/multiple-order` and `POST /{protocol}/back-testing/sweep`. */
-export function backtestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const backtests = new Backtests(ctx.db, { demo: ctx.config.demo, nowMs: () => ctx.config.now().getTime() });
+/**
+ * `POST /{protocol}/back-testing/multiple-order` and `POST /{protocol}/back-testing/sweep`;
+ * `candles`: the venue feed's, which its protocol's traders walk.
+ */
+export function backtestRoutes(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  candles: VenueCandles | null = null,
+): void {
+  const backtests = new Backtests(ctx.db, {
+    demo: ctx.config.demo,
+    nowMs: () => ctx.config.now().getTime(),
+    venue: candles && new VenuePrices(ctx.db, candles),
+  });
   const known = new LiveProtocols(ctx.db);
   const protocolOf = (request: FastifyRequest): string => {
     const { protocol } = request.params as { protocol: string };
@@ -27,11 +40,15 @@ export function backtestRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   };
   app.post('/:protocol/back-testing/multiple-order', { preHandler: credentials }, async (request) => {
     const protocol = protocolOf(request);
-    return backtests.multipleOrder(protocol, validate(backtestRequestSchema, request.body));
+    const body = validate(backtestRequestSchema, request.body);
+    await backtests.fetchPrices(protocol, body);
+    return backtests.multipleOrder(protocol, body);
   });
   app.post('/:protocol/back-testing/sweep', { preHandler: credentials }, async (request) => {
     const protocol = protocolOf(request);
-    return backtests.sweep(protocol, validate(sweepRequestSchema, request.body));
+    const body = validate(sweepRequestSchema, request.body);
+    await backtests.fetchPrices(protocol, body);
+    return backtests.sweep(protocol, body);
   });
   app.addHook('onClose', () => backtests.close());
 }
