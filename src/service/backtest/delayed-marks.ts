@@ -16,7 +16,9 @@ export interface PricePaths {
 /**
  * The path as seen from the orders of [fromTime, toTime] after `delayMs`. Orders `first` to
  * `end − 1` are replayed (`end`: the first whose time or delayed time passes toTime). Arrays
- * `point`, `mark`, `funding` are indexed by order; `bound`, `low`, `high` by token × n + order.
+ * `point`, `mark`, `funding` are indexed by order; `bound` by order × tokens + token, and
+ * `range` holds the min and max at twice that: one order's figures for every token sit together,
+ * as a replay reads them.
  */
 export interface DelayedMarks {
   delayMs: number;
@@ -30,15 +32,14 @@ export interface DelayedMarks {
   mark: Float64Array;
   /** The order's own token's cumulative funding rate at its delayed time. */
   funding: Float64Array;
+  tokens: number;
   /** Each token's last point at or before the order's delayed time (−1: before the path). */
   bound: Int32Array;
-  /** Each token's min and max over its points after the previous order's bound up to this order's (±Infinity: none). */
-  low: Float64Array;
-  high: Float64Array;
+  /** Each token's min and max over its points after the previous order's bound up to this order's (Infinity, −Infinity: none). */
+  range: Float64Array;
   /** The same per token from the last replayed order's bound to toTime. */
   endBound: Int32Array;
-  endLow: Float64Array;
-  endHigh: Float64Array;
+  endRange: Float64Array;
 }
 
 /** The extremes of `values` over (from, to]: [Infinity, −Infinity] when empty. */
@@ -79,12 +80,9 @@ export function delayedMarks(
     funding[i] = series.fundingAt(at);
   }
   const bound = new Int32Array(tokens * n);
-  const low = new Float64Array(tokens * n);
-  const high = new Float64Array(tokens * n);
+  const range = new Float64Array(2 * tokens * n);
   const endBound = new Int32Array(tokens);
-  const endLow = new Float64Array(tokens);
-  const endHigh = new Float64Array(tokens);
-  const pair = new Float64Array(2);
+  const endRange = new Float64Array(2 * tokens);
   for (let k = 0; k < tokens; k += 1) {
     const series = paths.series[k]!;
     const values = series.values;
@@ -92,17 +90,13 @@ export function delayedMarks(
     let previous = first < end ? series.indexAt(trader.time[first]! + delayMs) : -1;
     for (let i = first; i < end; i += 1) {
       const b = series.indexAt(trader.time[i]! + delayMs);
-      extremes(values, previous, b, pair, 0);
-      bound[k * n + i] = b;
-      low[k * n + i] = pair[0]!;
-      high[k * n + i] = pair[1]!;
+      bound[i * tokens + k] = b;
+      extremes(values, previous, b, range, 2 * (i * tokens + k));
       previous = b;
     }
     const last = series.indexAt(toTime);
-    extremes(values, previous, last, pair, 0);
     endBound[k] = last;
-    endLow[k] = pair[0]!;
-    endHigh[k] = pair[1]!;
+    extremes(values, previous, last, endRange, 2 * k);
   }
   return {
     delayMs,
@@ -113,11 +107,10 @@ export function delayedMarks(
     point,
     mark,
     funding,
+    tokens,
     bound,
-    low,
-    high,
+    range,
     endBound,
-    endLow,
-    endHigh,
+    endRange,
   };
 }

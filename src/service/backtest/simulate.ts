@@ -19,7 +19,7 @@ import {
   type FillFigures,
   type HeldPosition,
 } from '../copy/position-fills';
-import { increaseMargin, openSize, volumeFactorOfMean } from '../copy/sizing';
+import { increaseMargin, openSize } from '../copy/sizing';
 import type { SourceOrder } from '../copy/types';
 import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
@@ -105,12 +105,41 @@ interface Copy extends HeldPosition {
   /** The exit levels: a price at or below `low` or at or above `high` closes the copy. */
   low: number;
   high: number;
-  /** The first path point not yet compared with the levels. */
-  searchFrom: number;
   /** The point where the path crosses a level before the order being replayed, and its time (Infinity: none found). */
   exitPoint: number;
   exitTime: number;
 }
+
+/** A copy with every field set, each of one type throughout (V8 then keeps one shape for all). */
+const blankCopy = (): Copy => ({
+  isLong: true,
+  entryPrice: 0,
+  sizeTokens: 0,
+  totalSizeDelta: 0,
+  margin: 0,
+  leverage: 1,
+  realisedPnl: 0,
+  fee: 0,
+  funding: 0,
+  pnl: 0,
+  stopLossPrice: null,
+  stopLossAmount: null,
+  takeProfitPrice: null,
+  takeProfitAmount: null,
+  token: 0,
+  key: 0,
+  openTime: 0,
+  initialVol: 0,
+  sourceInitialVol: 0,
+  peakMargin: 0,
+  peakSize: 0,
+  fundingMark: 0,
+  liquidation: 0,
+  low: -Infinity,
+  high: Infinity,
+  exitPoint: -1,
+  exitTime: Infinity,
+});
 
 const MICROS = 10 ** USD_DECIMALS;
 const micros = (usd: number): number => Math.round(usd * MICROS);
@@ -164,6 +193,12 @@ class Run {
   private readonly open: (Copy | undefined)[];
   private readonly t: RunTotals;
   private peak: number;
+  /** volumeProtection's factor per OPEN order, or null without it. */
+  private readonly factors: Float64Array | null;
+  /** Whether a trigger is in USD, and so moves when a DECREASE changes the size. */
+  private readonly usdExits: boolean;
+  /** Closed copies by key, to reuse. */
+  private readonly spare: (Copy | undefined)[] = [];
   /** The open copies, in no order: the ones whose exits are checked at every order. */
   private readonly live: Copy[] = [];
   private trough: number;
@@ -196,6 +231,10 @@ class Run {
     private readonly onFill?: (fill: SimulatedFill) => void,
   ) {
     this.balance = s.balance;
+    this.factors = s.volumeProtection ? trader.volumeFactors(s.lookBackOrders) : null;
+    const e = s.exits;
+    this.usdExits =
+      (e.enableStopLoss && e.stopLossType === 'USD') || (e.enableTakeProfit && e.takeProfitType === 'USD');
     this.open = new Array<Copy | undefined>(trader.tokens.length * 2).fill(undefined);
     this.peak = s.balance;
     this.trough = s.balance;
@@ -227,16 +266,17 @@ class Run {
 
   replay(skipped: Uint8Array): RunResult {
     const { trader, s, marks } = this;
-    const n = trader.n;
+    const tokens = marks.tokens;
     for (let i = marks.first; i < marks.end; i += 1) {
       const at = trader.time[i]! + s.delayMs;
-      if (this.live.length > 0) this.exitsIn(marks.bound, marks.low, marks.high, n, i, at);
+      if (this.live.length > 0) this.exitsIn(marks.bound, marks.range, i * tokens, (i - 1) * tokens, at);
       const type = trader.type[i]!;
       if (type === ORDER_CODE.OPEN) {
         if (skipped[i] === 0) this.copyOpen(i, at);
       } else if (type !== ORDER_CODE.MARGIN_TRANSFERRED) this.follow(i, at);
     }
-    if (this.live.length > 0) this.exitsIn(marks.endBound, marks.endLow, marks.endHigh, 1, 0, s.toTime);
+    if (this.live.length > 0)
+      this.exitsIn(marks.endBound, marks.endRange, 0, (marks.end - 1) * tokens, s.toTime);
     for (const copy of this.open.slice()) {
       if (!copy) continue;
       const price = this.markAt(copy.token, s.toTime, copy.entryPrice);
@@ -262,30 +302,29 @@ class Run {
   }
 
   /**
-   * Closes, in time order, every copy whose exit level the path crosses in one range of points:
-   * token k's range is slot k × stride + offset of `lows` / `highs` (its extremes) and `bounds`
-   * (its last point; the range starts after the previous slot's bound, or the copy's fill).
-   * The delayed marks hold the ranges between consecutive orders, so a copy is looked at once per
-   * order and its path searched only in the range where it exits (docs/backtest.md, Speed).
+   * Closes, in time order, every copy whose exit level the path crosses in one range of points
+   * (docs/backtest.md, Speed): token k's range ends at `bounds[base + k]`, its extremes are at
+   * `ranges[2 × (base + k)]` and after, and it starts after the previous order's bound,
+   * `marks.bound[previous + k]` (a copy open now was filled at or before that order). A copy is
+   * looked at once per order; its path is scanned only in the range where it exits.
    */
   private exitsIn(
     bounds: Int32Array,
-    lows: Float64Array,
-    highs: Float64Array,
-    stride: number,
-    offset: number,
+    ranges: Float64Array,
+    base: number,
+    previous: number,
     at: number,
   ): void {
     let due = 0;
     for (const copy of this.live) {
-      const slot = copy.token * stride + offset;
-      if (!(lows[slot]! <= copy.low || highs[slot]! >= copy.high)) continue;
+      const slot = base + copy.token;
+      if (!(ranges[2 * slot]! <= copy.low || ranges[2 * slot + 1]! >= copy.high)) continue;
       const series = this.paths.series[copy.token]!;
       const values = series.values;
       const to = bounds[slot]!;
-      let j = Math.max(copy.searchFrom, 0);
+      let j = Math.max(this.marks.bound[previous + copy.token]! + 1, 0);
       while (j <= to && !(values[j]! <= copy.low || values[j]! >= copy.high)) j += 1;
-      if (j > to) throw new Error(`no crossing found in a range that crosses the levels of a copy`);
+      if (j > to) throw new Error('no crossing found in a range that crosses the levels of a copy');
       copy.exitPoint = j;
       copy.exitTime = series.time(j);
       due += 1;
@@ -308,15 +347,13 @@ class Run {
       const price = exit === 'LIQUIDATE' ? mark : this.slipped(mark, !copy.isLong);
       this.close(copy, price, exit, copy.exitTime, exit);
     }
-    for (const copy of this.live) copy.searchFrom = bounds[copy.token * stride + offset]! + 1;
   }
 
   /**
-   * The copy's exit levels after a fill at path point `point`: its liquidation price and its
-   * stored triggers; the path after `point` is searched from the next order on (exitsIn).
+   * The copy's exit levels after a fill: its liquidation price (`liquidation`) and its stored
+   * triggers; the path after the fill is compared with them from the next order on (exitsIn).
    */
-  private levels(copy: Copy, point: number): void {
-    const liquidation = liquidationOf(copy);
+  private levels(copy: Copy, liquidation: number): void {
     copy.liquidation = liquidation;
     if (copy.isLong) {
       copy.low = Math.max(liquidation, copy.stopLossPrice ?? -Infinity);
@@ -325,7 +362,6 @@ class Run {
       copy.high = Math.min(liquidation, copy.stopLossPrice ?? Infinity);
       copy.low = copy.takeProfitPrice ?? -Infinity;
     }
-    copy.searchFrom = point + 1;
   }
 
   private copyOpen(i: number, at: number): void {
@@ -346,47 +382,40 @@ class Run {
         this.marks.funding[i],
       );
     const price = this.slipped(mark, isLong);
-    const factor = s.volumeProtection
-      ? volumeFactorOfMean(trader.collateralDelta[i]!, trader.lookBackMean(i, s.lookBackOrders))
-      : 1;
+    const factor = this.factors === null ? 1 : this.factors[i]!;
     const size = openSize(s.orderVolume, factor, s.leverage, trader.tokens[token]!.maxLeverage, price);
     if (cannotPay(size.margin, size.notional, s.fees, this.available()) !== null) {
       this.t.totalSkipped += 1;
       return;
     }
     const money = openedPosition(s.exits, isLong, size, price, s.fees);
-    // Literal fields, no spread: V8 builds a spread object this wide many times slower.
-    const copy: Copy = {
-      isLong: money.isLong,
-      entryPrice: money.entryPrice,
-      sizeTokens: money.sizeTokens,
-      totalSizeDelta: money.totalSizeDelta,
-      margin: money.margin,
-      leverage: money.leverage,
-      realisedPnl: money.realisedPnl,
-      fee: money.fee,
-      funding: money.funding,
-      pnl: money.pnl,
-      stopLossPrice: money.stopLossPrice,
-      stopLossAmount: money.stopLossAmount,
-      takeProfitPrice: money.takeProfitPrice,
-      takeProfitAmount: money.takeProfitAmount,
-      token,
-      key,
-      openTime: at,
-      initialVol: size.margin,
-      sourceInitialVol: trader.collateralDelta[i]!,
-      peakMargin: size.margin,
-      peakSize: size.notional,
-      fundingMark: s.funding ? this.marks.funding[i]! : 0,
-      liquidation: 0,
-      low: -Infinity,
-      high: Infinity,
-      searchFrom: 0,
-      exitPoint: -1,
-      exitTime: Infinity,
-    };
-    this.levels(copy, this.marks.point[i]!);
+    // The copy that last held this key is reused: a run makes no object per position.
+    const copy = this.spare[key] ?? blankCopy();
+    copy.isLong = money.isLong;
+    copy.entryPrice = money.entryPrice;
+    copy.sizeTokens = money.sizeTokens;
+    copy.totalSizeDelta = money.totalSizeDelta;
+    copy.margin = money.margin;
+    copy.leverage = money.leverage;
+    copy.realisedPnl = money.realisedPnl;
+    copy.fee = money.fee;
+    copy.funding = money.funding;
+    copy.pnl = money.pnl;
+    copy.stopLossPrice = money.stopLossPrice;
+    copy.stopLossAmount = money.stopLossAmount;
+    copy.takeProfitPrice = money.takeProfitPrice;
+    copy.takeProfitAmount = money.takeProfitAmount;
+    copy.token = token;
+    copy.key = key;
+    copy.openTime = at;
+    copy.initialVol = size.margin;
+    copy.sourceInitialVol = trader.collateralDelta[i]!;
+    copy.peakMargin = size.margin;
+    copy.peakSize = size.notional;
+    copy.fundingMark = s.funding ? this.marks.funding[i]! : 0;
+    copy.exitPoint = -1;
+    copy.exitTime = Infinity;
+    this.levels(copy, liquidationOf(copy));
     this.open[key] = copy;
     this.live.push(copy);
     this.held += micros(copy.margin);
@@ -429,7 +458,10 @@ class Run {
     this.accrueFunding(copy, at, price, this.marks.funding[i]);
     const before = micros(copy.margin);
     let f: FillFigures;
-    if (action.kind === 'reduce') f = applyReduce(copy, s.exits, action.fraction, price, s.fees);
+    // A DECREASE keeps the entry and the leverage, so the liquidation price and PERCENT triggers
+    // stay as they were: only USD triggers (which follow the size) are priced again.
+    if (action.kind === 'reduce')
+      f = applyReduce(copy, this.usdExits ? s.exits : null, action.fraction, price, s.fees);
     else {
       const marginDelta = increaseMargin({
         sizeDeltaUsd: o.sizeDeltaUsd,
@@ -453,7 +485,7 @@ class Run {
     }
     this.held += micros(copy.margin) - before;
     this.balance = roundUsd(this.balance + f.balanceDelta);
-    this.levels(copy, this.marks.point[i]!);
+    this.levels(copy, action.kind === 'reduce' ? copy.liquidation : liquidationOf(copy));
     this.fill(copy, action.kind === 'reduce' ? 'DECREASE' : 'INCREASE', at, price, f);
   }
 
@@ -487,6 +519,7 @@ class Run {
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
     this.open[copy.key] = undefined;
     const live = this.live;
+    this.spare[copy.key] = copy;
     const index = live.indexOf(copy);
     live[index] = live[live.length - 1]!;
     live.pop();

@@ -2,6 +2,7 @@
 // configurations replay them without touching SQLite or allocating per order (docs/backtest.md, Speed).
 import type { SourceOrder } from '../copy/types';
 import { addressKey } from '../copy/ids';
+import { volumeFactorOfMean } from '../copy/sizing';
 import { PriceSeries } from './price-series';
 
 /** Order types as stored in `TraderOrders.type`. */
@@ -38,6 +39,8 @@ export class TraderOrders {
   readonly growMargins: Float64Array;
   /** The trader's own fill prices per token: the price path when no mark history covers them. */
   readonly fills: PriceSeries[];
+  /** volumeFactors' answers by look-back: a sweep's configurations share them. */
+  private readonly factors = new Map<number, Float64Array>();
 
   constructor(
     readonly account: string,
@@ -110,6 +113,21 @@ export class TraderOrders {
       else hi = mid;
     }
     return lo;
+  }
+
+  /**
+   * volumeProtection's factor for every OPEN order (the order's margin against the mean of the
+   * last `lookBack` OPEN/INCREASE margins before it), computed once per look-back.
+   */
+  volumeFactors(lookBack: number): Float64Array {
+    let factors = this.factors.get(lookBack);
+    if (factors) return factors;
+    factors = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i += 1)
+      if (this.type[i] === ORDER_CODE.OPEN)
+        factors[i] = volumeFactorOfMean(this.collateralDelta[i]!, this.lookBackMean(i, lookBack));
+    this.factors.set(lookBack, factors);
+    return factors;
   }
 
   /**
