@@ -137,6 +137,35 @@ describe('venue candles: fetched once, stored, within the budget', () => {
     expect(service.service.feed?.status().budget.usedLastMinute).toBeGreaterThanOrEqual(53);
   }, 30_000);
 
+  it('stops waiting when the budget holds a fetch back, and the fetch goes on to serve the next ask', async () => {
+    const SPEED = 20;
+    const start = Date.now();
+    const clock: BudgetClock = {
+      now: () => start + (Date.now() - start) * SPEED,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / SPEED)),
+    };
+    venue = await FakeHyperliquid.start({ weightPerMinute: 1_000, nowMs: clock.now });
+    const from = minutesAgo(6_000);
+    venue.setCandles('BTC', minuteCandles('BTC', from, from + 5_000 * MINUTE, 30_000));
+    venue.setCandles('ETH', minuteCandles('ETH', from, from + 60 * MINUTE, 2_000));
+    service = await startFeedService(venue, { weightPerMinute: 130, budgetClock: clock });
+
+    // 5,000 candles weigh 103: with the feed's first request (20), the minute has 7 left.
+    const btc = await candlesOf().ensure('BTC', '1m', from, from + 5_000 * MINUTE, 10_000);
+    expect(btc.state).toBe('fetched');
+    const asked = Date.now();
+    const eth = await candlesOf().ensure('ETH', '1m', from, from + 60 * MINUTE, 200);
+    expect(Date.now() - asked).toBeLessThan(1_500);
+    expect(eth).toMatchObject({ state: 'waiting', complete: false });
+    expect(candleRequests()).toHaveLength(1);
+    // A minute later (3 s here) the budget lets it go, and its candles are stored.
+    for (let i = 0; i < 200 && !candlesOf().stored('ETH', '1m', from, from + 60 * MINUTE).complete; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(candlesOf().stored('ETH', '1m', from, from + 60 * MINUTE).candles).toHaveLength(60);
+    expect(candleRequests()).toHaveLength(2);
+    expect(candleRequests()[1]!.atMs - candleRequests()[0]!.atMs).toBeGreaterThanOrEqual(MINUTE - 3_000);
+  }, 30_000);
+
   it('refuses a malformed answer whole, and fetches the window again once the venue is right', async () => {
     venue = await FakeHyperliquid.start();
     const from = minutesAgo(120);
