@@ -6,11 +6,12 @@ import { coerce, compileConditions, fieldSpec, type Condition } from '../store/c
 import { statisticFields, type FieldSpec } from '../store/fields';
 import { VISIBLE_AT_GENERATION, currentGeneration } from '../store/statistics';
 import { deleteRetiredStatisticJson, pageWithStoredJson } from './stored-json';
+import { searchAfterInIndex } from './pit-index';
 
 /** A point in time lives 5 minutes after its last use (decisions.md). */
 export const PIT_TTL_MS = 5 * 60_000;
 /** Nulls sort as the lowest number so that keyset comparisons stay total. */
-const NULL_AS = -1.7976931348623157e308;
+export const NULL_AS = -1.7976931348623157e308;
 
 export interface SearchAfterInput {
   size: number;
@@ -20,7 +21,8 @@ export interface SearchAfterInput {
   conditions: Condition[];
 }
 
-interface SortTerm {
+/** A sort term of search-after: the field, its SQL and its spec; the last one is always `id`. */
+export interface SortTerm {
   field: string;
   expr: string;
   spec: FieldSpec;
@@ -48,6 +50,11 @@ export function searchAfter(db: ServiceDb, input: SearchAfterInput, nowMs: numbe
   expireOldPits(db, nowMs);
   const { pitId, generation } = input.pitId ? usePit(db, input.pitId, nowMs) : openPit(db, nowMs);
   const terms = sortTerms(input.sort);
+  const cursor = input.searchAfter ? cursorValues(terms, input.searchAfter) : null;
+  // The columnar index answers whenever it holds the pit's generation (docs/statistics.md);
+  // a pit opened before the service started is read from SQLite as before.
+  const fromIndex = searchAfterInIndex(db, { ...input, pitId, terms, cursor, isNew: !input.pitId }, nowMs);
+  if (fromIndex) return fromIndex;
   const where = compileConditions(statisticFields, input.conditions, 'queries');
   const filter = `WHERE ${VISIBLE_AT_GENERATION} AND ${where.sql}`;
   const params: unknown[] = [generation, generation, ...where.params];
@@ -106,17 +113,22 @@ function sortTerms(sort: SearchAfterInput['sort']): SortTerm[] {
   return terms;
 }
 
-/** `(a, b, id) after (va, vb, vid)` for mixed directions, as an OR of prefixes. */
-function keyset(terms: SortTerm[], values: unknown[]): { sql: string; params: unknown[] } {
+/** The cursor's values checked and coerced: one per sort term, a null as the lowest number. */
+function cursorValues(terms: SortTerm[], values: unknown[]): (string | number)[] {
   if (values.length !== terms.length) {
     throw new ServiceError(
       'VALIDATION_FAILED',
       `searchAfter must have ${terms.length} values: one per sort field, then id`,
     );
   }
-  const coerced = terms.map((t, i) =>
-    values[i] === null ? NULL_AS : coerce(t.spec, values[i], `searchAfter[${i}]`),
+  return terms.map((t, i) =>
+    values[i] === null ? NULL_AS : (coerce(t.spec, values[i], `searchAfter[${i}]`) as string | number),
   );
+}
+
+/** `(a, b, id) after (va, vb, vid)` for mixed directions, as an OR of prefixes. */
+function keyset(terms: SortTerm[], values: unknown[]): { sql: string; params: unknown[] } {
+  const coerced = cursorValues(terms, values);
   const params: unknown[] = [];
   const ors = terms.map((term, i) => {
     const equal = terms.slice(0, i).map((t, j) => {

@@ -1,9 +1,9 @@
+import { searchPopulations } from '../../shared/statistics-index';
 import type { ServiceDb } from '../store/database';
-import { prepareCached } from '../../node/sqlite';
-import { compileConditions, compileSort, type Condition } from '../store/conditions';
-import { statisticFields } from '../store/fields';
-import { CURRENT_ROWS } from '../store/statistics';
-import { statisticJsonSql } from './json-rows';
+import type { Condition } from '../store/conditions';
+import { indexConditions, indexSort } from './index-conditions';
+import { currentRowsJson } from './render-rows';
+import { statisticsIndexOf } from './statistics-index';
 
 /** One page of current statistic records, each already rendered as JSON text. */
 export interface StatisticPage {
@@ -22,38 +22,39 @@ export interface StatisticQuery {
 }
 
 /**
- * Filters, sorts and pages the current records of one protocol (the REST statistic filters).
- * Two steps: the page's keys in order (the sort only carries keys), then the page's rows as JSON.
+ * Filters, sorts and pages the current records of one protocol (the REST statistic filters)
+ * through the columnar index (docs/statistics.md, "The columnar index"); the page's rows are
+ * then rendered from the store.
  */
 export function filterStatistics(db: ServiceDb, query: StatisticQuery): StatisticPage {
-  const parts = query.conditions.map((group) => compileConditions(statisticFields, group.list, group.from));
-  const where = `WHERE protocol = ? AND ${CURRENT_ROWS} ${parts.map((p) => `AND ${p.sql}`).join(' ')}`;
-  const params = [query.protocol, ...parts.flatMap((p) => p.params)];
-  const total = prepareCached(db, `SELECT COUNT(*) FROM statistics ${where}`, 'pluck').get(
-    ...params,
-  ) as number;
-  const order = compileSort(statisticFields, [query.sort], 'sortBy');
-  const keys = prepareCached(
-    db,
-    `SELECT type, id FROM statistics ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
-  ).all(...params, query.limit, query.offset) as { type: string; id: string }[];
-  if (keys.length === 0) return { rows: [], total };
-  const json = prepareCached(
-    db,
-    `SELECT type, id, ${statisticJsonSql(query.withRanking)} AS j FROM statistics
-     WHERE protocol = ? AND ${CURRENT_ROWS} AND (type, id) IN (${keys.map(() => '(?, ?)').join(', ')})`,
-  ).all(query.protocol, ...keys.flatMap((k) => [k.type, k.id])) as { type: string; id: string; j: string }[];
-  const byKey = new Map(json.map((r) => [`${r.type}|${r.id}`, r.j]));
-  return { rows: keys.map((k) => byKey.get(`${k.type}|${k.id}`) as string), total };
+  const conditions = query.conditions.flatMap((group) => indexConditions(group.list, group.from));
+  const sort = indexSort([query.sort], 'sortBy');
+  const prefix = `${query.protocol}|`;
+  const populations = statisticsIndexOf(db)
+    .current()
+    .where((key) => key.startsWith(prefix));
+  const page = searchPopulations(populations, {
+    conditions,
+    sort,
+    offset: query.offset,
+    limit: query.limit,
+  });
+  return { rows: currentRowsJson(db, page.refs, query.withRanking), total: page.total };
 }
 
 /** Every current record of one trader on one protocol, keyed by window, with its ranking, as JSON text. */
 export function traderStatisticsJson(db: ServiceDb, protocol: string, account: string): string | null {
-  const rows = db
-    .prepare(
-      `SELECT type, ${statisticJsonSql(true)} AS j FROM statistics WHERE account = ? AND protocol = ? AND ${CURRENT_ROWS}`,
-    )
-    .all(account, protocol) as { type: string; j: string }[];
-  if (rows.length === 0) return null;
-  return `{${rows.map((r) => `${JSON.stringify(r.type)}:${r.j}`).join(',')}}`;
+  const prefix = `${protocol}|`;
+  const populations = statisticsIndexOf(db)
+    .current()
+    .where((key) => key.startsWith(prefix));
+  const { refs } = searchPopulations(populations, {
+    conditions: [{ field: 'account', match: account }],
+    sort: [{ field: 'type', desc: false }],
+    offset: 0,
+    limit: populations.length,
+  });
+  if (refs.length === 0) return null;
+  const rows = currentRowsJson(db, refs, true);
+  return `{${refs.map((r, i) => `${JSON.stringify(r.population.constant('type'))}:${rows[i]}`).join(',')}}`;
 }

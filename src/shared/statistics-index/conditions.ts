@@ -1,0 +1,183 @@
+import type { Population } from './population';
+
+/** A condition's value, already coerced to its field's kind by the caller (numbers for numbers). */
+export type IndexValue = number | string;
+
+/**
+ * The filter grammar of the REST filters and GraphQL (equality, sets, ranges, existence, nested
+ * `or`), over coerced values. The parts of one field condition are joined by AND; a list of
+ * conditions is joined by AND.
+ */
+export type IndexCondition =
+  | { or: IndexCondition[] }
+  | {
+      field: string;
+      match?: IndexValue | null;
+      in?: (IndexValue | null)[];
+      nin?: (IndexValue | null)[];
+      gte?: IndexValue;
+      lte?: IndexValue;
+      gt?: IndexValue;
+      lt?: IndexValue;
+      exists?: boolean;
+    };
+
+type FieldCondition = Exclude<IndexCondition, { or: IndexCondition[] }>;
+type Test = (value: never) => boolean;
+
+/**
+ * The conditions as a test of one record. Missing values (NaN) behave as SQL NULL does: no
+ * comparison, `in` or `nin` holds for them (`nin` with an empty list holds for every record, as
+ * `1` does in SQL), `match: null` and `exists: false` pick them, and a `nin` list holding null
+ * matches nothing (`x NOT IN (…, NULL)` is never true).
+ */
+export function recordTest(
+  population: Population,
+  conditions: readonly IndexCondition[],
+): (row: number) => boolean {
+  const tests = conditions.map((c) => conditionTest(population, c));
+  if (tests.length === 0) return () => true;
+  if (tests.length === 1) return tests[0] as (row: number) => boolean;
+  return (row) => {
+    for (const test of tests) if (!test(row)) return false;
+    return true;
+  };
+}
+
+function conditionTest(population: Population, condition: IndexCondition): (row: number) => boolean {
+  if ('or' in condition) {
+    const members = condition.or.map((c) => conditionTest(population, c));
+    return (row) => members.some((test) => test(row));
+  }
+  const kind = population.kindOf(condition.field);
+  if (kind === undefined) throw new Error(`The index has no column ${condition.field}.`);
+  if (kind === 'constant') {
+    const held = valueTests(condition, false).every((test) =>
+      (test as (v: string) => boolean)(population.constant(condition.field)),
+    );
+    return () => held;
+  }
+  const tests = valueTests(condition, kind === 'number');
+  if (kind === 'number') {
+    const values = population.number(condition.field);
+    return (row) => {
+      const x = values[row] as number;
+      for (const test of tests) if (!(test as (v: number) => boolean)(x)) return false;
+      return true;
+    };
+  }
+  const texts = population.text(condition.field);
+  return (row) => {
+    const x = texts[row] as string;
+    for (const test of tests) if (!(test as (v: string) => boolean)(x)) return false;
+    return true;
+  };
+}
+
+/** One test per part of a field condition; `nullable` columns hold NaN for a missing value. */
+function valueTests(c: FieldCondition, nullable: boolean): Test[] {
+  const tests: ((x: IndexValue) => boolean)[] = [];
+  const present = (x: IndexValue) => !nullable || x === x;
+  if (c.match !== undefined) {
+    const v = c.match;
+    tests.push(v === null ? (x) => !present(x) : (x) => x === v);
+  }
+  if (c.in !== undefined) {
+    const set = new Set(c.in.filter((v) => v !== null));
+    tests.push((x) => present(x) && set.has(x));
+  }
+  if (c.nin !== undefined && c.nin.length > 0) {
+    const set = new Set(c.nin);
+    tests.push(set.has(null) ? () => false : (x) => present(x) && !set.has(x));
+  }
+  if (c.gte !== undefined) tests.push((x) => present(x) && x >= (c.gte as IndexValue));
+  if (c.gt !== undefined) tests.push((x) => present(x) && x > (c.gt as IndexValue));
+  if (c.lte !== undefined) tests.push((x) => present(x) && x <= (c.lte as IndexValue));
+  if (c.lt !== undefined) tests.push((x) => present(x) && x < (c.lt as IndexValue));
+  if (c.exists !== undefined) {
+    const wanted = c.exists;
+    tests.push((x) => present(x) === wanted);
+  }
+  return tests as Test[];
+}
+
+/** A stretch [from, to) of a column's ascending order. */
+export interface OrderRange {
+  field: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The narrowest stretch of one sorted column that the top-level conditions confine the matches
+ * to: each bound (`gte`, `lt`, `match`, …) is a binary search in the column's ascending order, and
+ * the bounds of one condition intersect. Null when no top-level condition bounds a column.
+ */
+export function narrowestRange(
+  population: Population,
+  conditions: readonly IndexCondition[],
+): OrderRange | null {
+  let best: OrderRange | null = null;
+  for (const c of conditions) {
+    if ('or' in c) continue;
+    const kind = population.kindOf(c.field);
+    if (kind !== 'number' && kind !== 'text') continue;
+    const range = boundRange(population, c, kind);
+    if (range && (!best || range.to - range.from < best.to - best.from)) best = range;
+  }
+  return best;
+}
+
+function boundRange(population: Population, c: FieldCondition, kind: 'number' | 'text'): OrderRange | null {
+  const bounded =
+    [c.gte, c.gt, c.lte, c.lt].some((b) => b !== undefined) || (c.match !== undefined && c.match !== null);
+  if (!bounded) return null;
+  const order = population.ascending(c.field);
+  const values: ArrayLike<IndexValue> =
+    kind === 'number' ? population.number(c.field) : population.text(c.field);
+  const first = population.missing(c.field);
+  // The first place at or after `first` whose value is ≥ v (or > v with `strict`).
+  const place = (v: IndexValue, strict: boolean) => {
+    let lo = first;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = values[order[mid] as number] as IndexValue;
+      if (strict ? x <= v : x < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let from = first;
+  let to = order.length;
+  if (c.match !== undefined && c.match !== null) {
+    from = Math.max(from, place(c.match, false));
+    to = Math.min(to, place(c.match, true));
+  }
+  if (c.gte !== undefined) from = Math.max(from, place(c.gte, false));
+  if (c.gt !== undefined) from = Math.max(from, place(c.gt, true));
+  if (c.lte !== undefined) to = Math.min(to, place(c.lte, true));
+  if (c.lt !== undefined) to = Math.min(to, place(c.lt, false));
+  return { field: c.field, from, to: Math.max(from, to) };
+}
+
+/**
+ * The records of a population that meet the conditions: the narrowest bounded stretch of a
+ * sorted column is read, and each record in it is tested against every condition (intersection);
+ * with no bound, every record is tested.
+ */
+export function matchingRecords(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
+  const test = recordTest(population, conditions);
+  const range = narrowestRange(population, conditions);
+  const out: number[] = [];
+  if (range) {
+    const order = population.ascending(range.field);
+    for (let p = range.from; p < range.to; p += 1) {
+      const row = order[p] as number;
+      if (test(row)) out.push(row);
+    }
+  } else {
+    for (let row = 0; row < population.size; row += 1) if (test(row)) out.push(row);
+  }
+  return Uint32Array.from(out);
+}

@@ -1,0 +1,5 @@
+export * from './conditions';
+export * from './generation';
+export * from './page';
+export * from './population';
+export * from './radix-sort';
