@@ -18,6 +18,7 @@ export default defineConfig({
           service: resolve('src/service/cli.ts'),
           'dataset-worker': resolve('src/main/core/cache/datasets/dataset-worker.ts'),
           'sweep-worker': resolve('src/service/backtest/sweep-worker.ts'),
+          'prepare-worker': resolve('src/service/preparation/prepare-worker.ts'),
         },
       },
     },

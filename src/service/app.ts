@@ -24,10 +24,12 @@ import { realClientConfigRoutes } from './http/routes/real-client-config';
 import { traderExtraRoutes } from './http/routes/trader-extras';
 import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
-import { jwtSecret, readMeta } from './store/meta';
-import { recomputeAll } from './statistics/recompute';
+import { jwtSecret } from './store/meta';
 import { seedTokenCatalogue } from './market/tokens';
-import { prepareWorld, startLiveWorld } from './world';
+import { needsPreparation, prepareData, startLiveWorld } from './world';
+import { Preparation } from './preparation/preparation';
+import { installPreparingGuard } from './http/preparing-guard';
+import type { PreparingProgress } from '../shared/api/preparing';
 import { feedRoutes } from './http/routes/feed';
 import { backtestRoutes } from './http/routes/backtest';
 import { candleRoutes } from './http/routes/candles';
@@ -43,6 +45,13 @@ export interface LocalService {
   config: ServiceConfig;
   /** The venue feed, when the configuration asks for one; it starts when the service listens. */
   feed: HyperliquidFeed | null;
+  /**
+   * Resolves once the data is prepared (at once when there was nothing to prepare, or when it was
+   * prepared before createLocalService returned); rejects when preparing it failed.
+   */
+  prepared: Promise<void>;
+  /** Where the preparation is while the service answers 503 PREPARING, else null. */
+  preparing(): PreparingProgress | null;
   /** Listens on the configured host and port (0 picks a free one); resolves with the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -53,6 +62,13 @@ export interface LocalServiceOptions {
   logger?: boolean;
   /** Where the service writes `service.log` (rotated by size, 0600), e.g. `<data folder>/logs`. */
   logDir?: string;
+  /**
+   * Prepare the data (the world, `--now`'s statistics) after listening, in a worker thread, and
+   * answer meanwhile: tokens, login and health at once, 503 PREPARING for the rest (the command
+   * line does; docs/service.md, Listening while preparing). Default: prepared before
+   * createLocalService returns, as tests that read the world at once expect.
+   */
+  prepareAfterListen?: boolean;
 }
 
 /**
@@ -96,11 +112,11 @@ function loggerOf(options: LocalServiceOptions): {
 /** Builds the local service over its SQLite store, ready to listen. */
 export function createLocalService(config: ServiceConfig, options: LocalServiceOptions = {}): LocalService {
   const db = openServiceDatabase(config.dbPath);
+  // The token catalogue first: it is small, and /pairs/tokens answers from it while preparing.
   seedTokenCatalogue(db);
-  prepareWorld(db, config);
-  // `--now`: statistics as of that instant, recomputed when the store holds another instant's.
-  if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString())
-    recomputeAll(db, config.asOf.getTime());
+  const inBackground = options.prepareAfterListen === true;
+  const preparation = new Preparation(inBackground && needsPreparation(db, config));
+  if (!inBackground) prepareData(db, config);
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
   // Event streams stay open: closing the service must end them rather than wait for them.
   const log = loggerOf(options);
@@ -113,10 +129,11 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   installJsonParser(app);
   installCors(app, config.corsOrigins);
   installRateLimit(app, ctx, { ...config.rateLimit, now: () => config.now().getTime() });
+  installPreparingGuard(app, () => preparation.current());
   authRoutes(app, ctx);
-  // The live market starts further down; /health reports its state once it runs.
+  // The live market starts once the data is prepared; /health reports its state once it runs.
   let live: ReturnType<typeof startLiveWorld> | null = null;
-  tokenRoutes(app, ctx, () => live?.health() ?? null);
+  tokenRoutes(app, ctx, () => ({ market: live?.health() ?? null, preparing: preparation.current() }));
   statisticRoutes(app, ctx);
   realClientConfigRoutes(app, ctx);
   traderExtraRoutes(app, ctx);
@@ -130,9 +147,6 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   const publish = (events: CopyEvent[]) => ctx.events.publish(events);
   copyPositionActionRoutes(app, ctx, engine, publish);
   sandboxRoutes(app, ctx, { engine, statistics });
-  // Orders the market committed before a crash but never copied are copied now, once.
-  catchUpSourceOrders(db, engine);
-  live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
   const feed = config.feed
     ? new HyperliquidFeed(
         { ...config.feed, untilMs: config.asOf?.getTime() ?? null },
@@ -152,7 +166,20 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   feedRoutes(app, ctx, feed);
   backtestRoutes(app, ctx);
   candleRoutes(app, ctx);
+  let closed = false;
+  let listening = false;
+  /** What runs over the prepared data: the copy catch-up, the live market, the venue feed. */
+  const startWork = () => {
+    if (closed) return;
+    // Orders the market committed before a crash but never copied are copied now, once.
+    catchUpSourceOrders(db, engine);
+    live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
+    if (listening) feed?.start();
+  };
+  if (!inBackground) startWork();
   app.addHook('onClose', async () => {
+    closed = true;
+    await preparation.stop();
     live?.stop();
     await feed?.stop();
     db.close();
@@ -164,9 +191,20 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
     db,
     config,
     feed,
+    prepared: preparation.finished,
+    preparing: () => preparation.current(),
     async listen() {
       await app.listen({ host: config.host, port: config.port });
-      feed?.start();
+      listening = true;
+      if (!inBackground) feed?.start();
+      else if (preparation.current() === null) startWork();
+      else {
+        preparation.start(config, (progress) =>
+          config.onProgress({ phase: progress.step, done: progress.done, total: progress.total }),
+        );
+        // A failure is the command line's to report (it exits); the data stays unprepared.
+        preparation.finished.then(startWork, () => undefined);
+      }
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       return `http://${config.host}:${port}`;

@@ -114,15 +114,40 @@ function configFrom(values: Flags): ServiceConfig {
 }
 
 async function serveCommand(config: ServiceConfig, logDir: string): Promise<void> {
-  const service = createLocalService(config, { logDir });
+  // Listens first and prepares its data after, answering meanwhile (docs/service.md, Listening
+  // while preparing); a second start has nothing to prepare and is ready at its first line.
+  const service = createLocalService(config, { logDir, prepareAfterListen: true });
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void service.close().finally(() => process.exit(0));
+  };
   // Started by a terminal: ends with it, even one that was killed (src/node/parent-watch.ts).
-  exitWithParent(() => void service.close().finally(() => process.exit(0)));
+  exitWithParent(stop);
+  const startedMs = performance.now();
   const url = await service.listen();
-  console.log(`Copydesk local service listening on ${url} (database ${config.dbPath})`);
-  const stop = () => void service.close().then(() => process.exit(0));
+  const preparing = service.preparing() !== null;
+  console.log(
+    `Copydesk local service listening on ${url} (database ${config.dbPath})${preparing ? `, ${PREPARING_WORDS}` : ''}`,
+  );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (!preparing) return;
+  service.prepared.then(
+    () => console.log(`Copydesk local service ${PREPARED_WORDS} in ${secondsSince(startedMs)} s`),
+    (error: Error) => {
+      if (stopping) return;
+      console.error(`copydesk service: preparing its data failed: ${error.message}`);
+      void service.close().finally(() => process.exit(1));
+    },
+  );
 }
+
+/** The words of the two lines a terminal watches for (src/main/core/local-service). */
+const PREPARING_WORDS = 'preparing its data';
+const PREPARED_WORDS = 'prepared its data';
+
+const secondsSince = (startMs: number): string => ((performance.now() - startMs) / 1000).toFixed(1);
 
 function createKeyCommand(values: Flags): void {
   if (values.db === undefined)

@@ -3,6 +3,9 @@ import { statisticsNowMs } from './config';
 import { DEMO_ADDRESS, seedFixtureWorld } from './fixture/seed';
 import { seedCopyFixture } from './fixture/copy-fixture';
 import { seedDemoWorld, startLiveMarket } from './market/simulator';
+import { seedingInterrupted } from './market/simulator/seed-demo';
+import { recomputeAll } from './statistics/recompute';
+import { readMeta } from './store/meta';
 import type { LiveStatistics } from './statistics/live-statistics';
 import type { CopyEnginePort } from './sandbox/engine-port';
 import type { CopyEvent, SourceOrder } from './copy/types';
@@ -15,13 +18,40 @@ export const DEMO_SEED = 42;
 /** How often the stored percentiles catch up with a live market's closes. */
 const RANKING_REFRESH_MS = 5_000;
 
+/** How the data is prepared: `chunked` commits often, for a service that answers meanwhile. */
+export interface PrepareOptions {
+  chunked?: boolean;
+}
+
+/**
+ * Whether a start has data to prepare: the world the configuration asks for into an empty store
+ * (or one whose seeding was cut short), or `--now`'s statistics. A second start has none, and
+ * answers everything at once.
+ */
+export function needsPreparation(db: ServiceDb, config: ServiceConfig): boolean {
+  if (seedingInterrupted(db)) return true;
+  const empty = db.prepare('SELECT 1 FROM positions LIMIT 1').get() === undefined;
+  if (empty && (config.demo || config.seedFixture)) return true;
+  return config.asOf !== null && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString();
+}
+
+/** Everything a start prepares: the world, then the statistics as of `--now` when it asks for another instant. */
+export function prepareData(db: ServiceDb, config: ServiceConfig, options: PrepareOptions = {}): void {
+  prepareWorld(db, config, options);
+  if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString()) {
+    config.onProgress({ phase: 'statistics', done: 0, total: 1 });
+    recomputeAll(db, config.asOf.getTime());
+  }
+}
+
 /** Seeds an empty store with the world the configuration asks for (demo, fixture, or none). */
-export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
+export function prepareWorld(db: ServiceDb, config: ServiceConfig, options: PrepareOptions = {}): void {
   if (config.demo) {
     const seeded = seedDemoWorld(db, {
       seed: DEMO_SEED,
       nowMs: statisticsNowMs(config),
       onProgress: config.onProgress,
+      chunked: options.chunked === true,
     });
     if (seeded) {
       // A tester can log in with the public demo key and find copy trades to look at, priced
@@ -31,7 +61,9 @@ export function prepareWorld(db: ServiceDb, config: ServiceConfig): void {
     }
     return;
   }
-  if (config.seedFixture) seedFixtureWorld(db, config);
+  if (!config.seedFixture || db.prepare('SELECT 1 FROM positions LIMIT 1').get() !== undefined) return;
+  config.onProgress({ phase: 'fixture', done: 0, total: 1 });
+  seedFixtureWorld(db, config);
 }
 
 /** The live market's state as `GET /health` reports it (docs/service.md, `GET /health`). */

@@ -13,6 +13,7 @@ export const appErrorCodes = [
   'PIT_EXPIRED',
   'RATE_LIMITED',
   'INTERNAL',
+  'PREPARING',
   'OFFLINE',
   'TIMEOUT',
   'NO_WALLET',

@@ -212,6 +212,8 @@ export const SERVICE_ERROR_CODES = [
   'PIT_EXPIRED',
   'RATE_LIMITED',
   'INTERNAL',
+  // 503 while the local service prepares its data (docs/service.md, Listening while preparing).
+  'PREPARING',
 ] as const;
 export const serviceErrorCodeSchema = zOneOf(SERVICE_ERROR_CODES);
 export type ServiceErrorCode = z.infer<typeof serviceErrorCodeSchema>;
@@ -228,6 +230,7 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   PIT_EXPIRED: 404,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  PREPARING: 503,
 };
 
 /** The error body the local service writes for every non-2xx answer. */

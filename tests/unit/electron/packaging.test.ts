@@ -169,6 +169,7 @@ describe('the build makes every file the packaged app loads', () => {
       'main/service.js',
       'main/dataset-worker.js',
       'main/sweep-worker.js',
+      'main/prepare-worker.js',
       'preload/index.cjs',
       'renderer/index.html',
     ];
@@ -199,6 +200,7 @@ describe('the build makes every file the packaged app loads', () => {
         'service.js',
         'dataset-worker.js',
         'sweep-worker.js',
+        'prepare-worker.js',
       ]),
     );
     for (const name of loaded)

@@ -2,6 +2,7 @@
 // prices at the end, then every statistic record. Built to take seconds, not minutes.
 import type { ServiceDb } from '../../store/database';
 import { recomputeAll } from '../../statistics/recompute';
+import { readMeta, writeMeta } from '../../store/meta';
 import { seedTokenCatalogue } from '../tokens';
 import { rowInserters, suspendIndexes } from './bulk-insert';
 import { buildWorld, forEachPosition, type World } from './world';
@@ -28,6 +29,12 @@ export interface SeedDemoOptions {
   onProgress?: (progress: SeedProgress) => void;
   /** Skip the statistics recompute (tests of the rows alone). */
   skipStatistics?: boolean;
+  /**
+   * Commit every CHUNK_MS instead of in one transaction, so that another connection to the file
+   * (the service answering logins while a worker thread seeds: docs/service.md, Listening while
+   * preparing) never waits long for the write lock. A seeding cut short is undone at the next one.
+   */
+  chunked?: boolean;
 }
 
 /** What was written, and how long each part took. */
@@ -52,6 +59,7 @@ const PROGRESS_INTERVAL_MS = 200;
  * (and writes nothing) when the store already has positions.
  */
 export function seedDemoWorld(db: ServiceDb, options: SeedDemoOptions): SeedDemoResult | null {
+  undoInterruptedSeeding(db);
   if (db.prepare('SELECT 1 FROM positions LIMIT 1').get() !== undefined) return null;
   const clock = performance.now();
   const report = throttled(options.onProgress);
@@ -66,11 +74,12 @@ export function seedDemoWorld(db: ServiceDb, options: SeedDemoOptions): SeedDemo
   });
   report({ phase: 'prices', done: 1, total: 1 }, true);
   const worldMs = performance.now() - clock;
-  const counts = writeWorld(db, world, report);
+  const counts = options.chunked ? writeWorldInChunks(db, world, report) : writeWorld(db, world, report);
   const writeMs = performance.now() - clock - worldMs;
   report({ phase: 'statistics', done: 0, total: 1 }, true);
   const records = options.skipStatistics ? 0 : recomputeAll(db, options.nowMs).records;
   report({ phase: 'statistics', done: 1, total: 1 }, true);
+  db.prepare('DELETE FROM meta WHERE key = ?').run(SEEDING_MARK);
   report({ phase: 'done', done: 1, total: 1 }, true);
   const totalMs = performance.now() - clock;
   return {
@@ -109,6 +118,85 @@ function writeWorld(db: ServiceDb, world: World, report: Reporter) {
   })();
   return counts;
 }
+
+/** The meta key a chunked seeding holds while under way: the indexes it dropped, as JSON. */
+const SEEDING_MARK = 'demo_world_seeding';
+/** The longest a chunked seeding holds the write lock between two commits (index builds aside). */
+const CHUNK_MS = 100;
+
+/**
+ * writeWorld in short transactions: the indexes dropped first (their SQL kept in SEEDING_MARK, so
+ * that a seeding cut short can put them back), rows committed every CHUNK_MS, then each index
+ * rebuilt in a statement of its own.
+ */
+function writeWorldInChunks(db: ServiceDb, world: World, report: Reporter) {
+  const counts = { positions: 0, openPositions: 0, orders: 0, liquidations: 0 };
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    writeMeta(db, SEEDING_MARK, JSON.stringify(indexesOf(db)));
+    const restoreIndexes = suspendIndexes(db, ['positions', 'orders']);
+    const insert = rowInserters(db);
+    let since = performance.now();
+    forEachPosition(
+      world,
+      (position, orders) => {
+        insert.position(position.toRow());
+        for (const order of orders) insert.order(order);
+        counts.positions += 1;
+        counts.orders += orders.length;
+        if (position.closeTimeMs === null) counts.openPositions += 1;
+        if (position.isLiquidate) counts.liquidations += 1;
+      },
+      (done, total) => {
+        report({ phase: 'positions', done, total }, done === total);
+        if (performance.now() - since < CHUNK_MS) return;
+        db.exec('COMMIT');
+        db.exec('BEGIN IMMEDIATE');
+        since = performance.now();
+      },
+    );
+    writeMarkPrices(db, world);
+    db.exec('COMMIT');
+    report({ phase: 'indexes', done: 0, total: 1 }, true);
+    restoreIndexes((done, total) => report({ phase: 'indexes', done, total }, true));
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+  return counts;
+}
+
+type StoredIndex = { name: string; sql: string };
+
+function indexesOf(db: ServiceDb): StoredIndex[] {
+  return db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+       AND tbl_name IN ('positions', 'orders') ORDER BY name`,
+    )
+    .all() as StoredIndex[];
+}
+
+/**
+ * Undoes a chunked seeding that was cut short (the process killed half-way): its rows go, its
+ * dropped indexes come back, all in one transaction, so that the next seeding starts clean.
+ * Returns whether there was one to undo.
+ */
+export function undoInterruptedSeeding(db: ServiceDb): boolean {
+  const mark = readMeta(db, SEEDING_MARK);
+  if (mark === null) return false;
+  const indexes = JSON.parse(mark) as StoredIndex[];
+  db.transaction(() => {
+    db.exec('DELETE FROM orders; DELETE FROM positions; DELETE FROM mark_prices;');
+    const present = new Set(indexesOf(db).map((index) => index.name));
+    for (const index of indexes) if (!present.has(index.name)) db.exec(index.sql);
+    db.prepare('DELETE FROM meta WHERE key = ?').run(SEEDING_MARK);
+  })();
+  return true;
+}
+
+/** Whether a chunked seeding was cut short and waits to be undone. */
+export const seedingInterrupted = (db: ServiceDb): boolean => readMeta(db, SEEDING_MARK) !== null;
 
 /** Every listed token's mark price: the last value of its symbol's path, stamped now. */
 function writeMarkPrices(db: ServiceDb, world: World): void {
