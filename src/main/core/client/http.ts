@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppErrorCode } from '../../../shared/result';
 import { appErrorCodes } from '../../../shared/result';
 import { describeIssues } from '../../../shared/validation';
+import { preparingProgressSchema, type PreparingProgress } from '../../../shared/api/preparing';
 import { CoreError } from '../errors';
 
 export interface HttpOptions {
@@ -24,6 +25,8 @@ export class ServiceRequestError extends CoreError {
     message: string,
     readonly status: number | null,
     readonly retryAfterMs: number | null = null,
+    /** Where a service answering 503 PREPARING is in preparing its data (docs/core.md). */
+    readonly preparing: PreparingProgress | null = null,
   ) {
     super(code, message);
     this.name = 'ServiceRequestError';
@@ -155,6 +158,7 @@ function answerError(response: Response, json: unknown): ServiceRequestError {
   const body = (typeof json === 'object' && json !== null ? json : {}) as {
     message?: unknown;
     code?: unknown;
+    preparing?: unknown;
   };
   const message = Array.isArray(body.message)
     ? body.message.map(String).join('; ')
@@ -165,11 +169,13 @@ function answerError(response: Response, json: unknown): ServiceRequestError {
     ? (body.code as AppErrorCode)
     : codeOfStatus(response.status);
   const retryAfter = Number(response.headers.get('retry-after'));
+  const preparing = preparingProgressSchema.safeParse(body.preparing);
   return new ServiceRequestError(
     code,
     `The service says: ${message}`,
     response.status,
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
+    preparing.success ? preparing.data : null,
   );
 }
 

@@ -98,6 +98,7 @@ import {
   type RequestSpec,
 } from './http';
 import { DEFAULT_RETRY_POLICY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry';
+import { DEFAULT_PREPARING_POLICY, waitWhilePreparing, type PreparingPolicy } from './preparing-wait';
 
 /** How long one call may take before the terminal says the service did not answer. */
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -129,6 +130,10 @@ export interface ServiceClientOptions {
   retry?: Partial<RetryPolicy>;
   /** How to wait between tries (tests inject one that moves a test clock). */
   sleep?: Sleep;
+  /** The clock that `sleep` moves; default Date.now. */
+  now?: () => number;
+  /** How calls wait out a service preparing its data. Default: as long as it makes progress. */
+  preparing?: Partial<PreparingPolicy>;
 }
 
 /** A public statistic filter item: the spec's subset, with the trader's percentiles when sent. */
@@ -173,6 +178,8 @@ export class ServiceClient {
   private readonly credentials: Credentials;
   private readonly retry: RetryPolicy;
   private readonly sleep: Sleep;
+  private readonly now: () => number;
+  private readonly preparing: PreparingPolicy;
 
   constructor(
     readonly profile: ServiceProfile,
@@ -186,6 +193,8 @@ export class ServiceClient {
     this.credentials = options.credentials ?? NO_CREDENTIALS;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? Date.now;
+    this.preparing = { ...DEFAULT_PREPARING_POLICY, ...options.preparing };
   }
 
   // ── Auth and tokens ──────────────────────────────────────────────────────────────────────
@@ -589,8 +598,10 @@ export class ServiceClient {
         headers: { ...call.headers, ...headers },
       };
       const once = () => receive(spec);
+      const tried = () => (call.idempotent ? withRetry(once, this.retry, this.sleep) : once());
       try {
-        return await (call.idempotent ? withRetry(once, this.retry, this.sleep) : once());
+        // A service preparing its data answers 503 PREPARING before acting: waited out, any call.
+        return await waitWhilePreparing(tried, this.preparing, this.sleep, this.now);
       } catch (error) {
         const refused = error instanceof ServiceRequestError && error.status === 401;
         if (!refused || renewed || carried === null || !this.credentials.renew) throw error;

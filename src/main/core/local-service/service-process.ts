@@ -44,6 +44,12 @@ export interface ServiceProcessOptions {
 }
 
 const READY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+/**
+ * A first start listens at once and prepares its data after (docs/service.md, Listening while
+ * preparing): its ready line ends with these words, and a later line says it is done.
+ */
+const PREPARING_MARK = /, preparing its data$/;
+const PREPARED_LINE = /prepared its data in/;
 const PROGRESS_LINE = /^progress: (\w+) (\d+)%/;
 const START_TIMEOUT_MS = 120_000;
 /** How long `create-api-key` may take (it opens the database, which may be migrating). */
@@ -81,6 +87,8 @@ export class LocalServiceProcess {
   private args: string[];
   /** The latest start (the first, or a restart the core asked for): resolves with its URL. */
   private starting: Promise<string> | null = null;
+  /** The latest start's data preparation: resolves once it is done (or the start failed). */
+  private preparing: Promise<void> = Promise.resolve();
   /** Counts the core's restarts: a crash restart from before one must not go on after it. */
   private generation = 0;
   url: string | null = null;
@@ -123,17 +131,19 @@ export class LocalServiceProcess {
 
   /**
    * Stops the service and starts it again with `args` (the user changed its data sources). Waits
-   * for a start under way first (the first start may be seeding the demo world, which must not
-   * be cut short), then stops the running process (not counted as a failure, not restarted by
+   * for a start under way first, its data preparation included (the first start may be seeding
+   * the demo world, which must not be cut short), then stops the running process (not counted as a failure, not restarted by
    * the crash policy) and starts the new one on a new free port; `ready()` answers the new start
    * from the moment this is called. Resolves with the new URL.
    */
   restart(args: readonly string[], message = 'Restarting the local service…'): Promise<string> {
     if (this.stopping) return Promise.reject(new Error('the local service was stopped'));
     const before = this.starting ?? Promise.resolve('');
+    const beforePrepared = this.preparing;
     this.starting = this.reported(
       (async () => {
         await before.catch(() => undefined);
+        await beforePrepared;
         if (this.stopping) throw new Error('the local service was stopped');
         if (this.restartTimer) clearTimeout(this.restartTimer);
         this.restartTimer = null;
@@ -213,8 +223,15 @@ export class LocalServiceProcess {
     });
   }
 
-  /** Spawns the service once; resolves with its URL at its ready line, rejects if it exits first. */
+  /**
+   * Spawns the service once; resolves with its URL at its ready line, rejects if it exits first.
+   * A service that listens while it prepares its data is `starting` until it says it is done:
+   * calls reach it (what needs the data answers 503 PREPARING, which the client waits out), and
+   * its progress keeps coming as `starting` events.
+   */
   private spawnOnce(startingMessage: string): Promise<string> {
+    let prepared = (): void => undefined;
+    this.preparing = new Promise<void>((resolve) => (prepared = resolve));
     this.emit('starting', startingMessage);
     const args = [
       ...(this.options.command ?? serviceCommand()),
@@ -237,6 +254,7 @@ export class LocalServiceProcess {
     process.once('exit', killOnExit);
     const tail = new OutputTail();
     let readyAt: number | null = null;
+    let preparingData = false;
     // Read line by line: a chunk of output may end inside the ready line.
     if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => tail.add(line, true));
     return new Promise<string>((resolveUrl, reject) => {
@@ -256,17 +274,30 @@ export class LocalServiceProcess {
       waitForOutput();
       const onLine = (line: string) => {
         tail.add(line);
-        if (readyAt !== null) return;
+        if (readyAt !== null && !preparingData) return;
+        // Still watched while it prepares: a preparation that stops talking is a stuck service.
         waitForOutput();
         // Seeding the demo world on first run takes a while: pass its progress on.
         const progress = PROGRESS_LINE.exec(line);
         if (progress) this.emit('starting', `Preparing the market world: ${progress[1]} ${progress[2]}%`);
-        const match = READY_LINE.exec(line);
-        if (match?.[1]) {
+        if (preparingData && PREPARED_LINE.test(line)) {
           clearTimeout(silence);
+          preparingData = false;
+          this.emit('ready', null);
+          prepared();
+          return;
+        }
+        const match = READY_LINE.exec(line);
+        if (readyAt === null && match?.[1]) {
           readyAt = Date.now();
           this.url = match[1];
-          this.emit('ready', null);
+          preparingData = PREPARING_MARK.test(line);
+          if (preparingData) this.emit('starting', 'Preparing the market world…');
+          else {
+            clearTimeout(silence);
+            this.emit('ready', null);
+            prepared();
+          }
           for (const listener of this.urlListeners) listener(match[1]);
           resolveUrl(match[1]);
         }
@@ -274,11 +305,13 @@ export class LocalServiceProcess {
       if (child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
       child.once('error', (error) => {
         clearTimeout(silence);
+        prepared();
         reject(error);
       });
       // 'close', not 'exit': its output is read to the end first, so the report has its last words.
       child.once('close', (code, signal) => {
         clearTimeout(silence);
+        prepared();
         process.off('exit', killOnExit);
         const how = signal ? `signal ${signal}` : `code ${code}`;
         if (readyAt === null) {
