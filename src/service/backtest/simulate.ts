@@ -22,6 +22,7 @@ import {
 import { increaseMargin, openSize } from '../copy/sizing';
 import type { SourceOrder } from '../copy/types';
 import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
+import { firstCrossIn } from './path-extremes';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
 
 export type { PricePaths } from './delayed-marks';
@@ -105,7 +106,7 @@ interface Copy extends HeldPosition {
   /** The exit levels: a price at or below `low` or at or above `high` closes the copy. */
   low: number;
   high: number;
-  /** The point where the path crosses a level before the order being replayed, and its time (Infinity: none found). */
+  /** The first point after the last order on its token that crosses a level, and its time (Infinity: none before the next such order). */
   exitPoint: number;
   exitTime: number;
 }
@@ -199,8 +200,8 @@ class Run {
   private readonly usdExits: boolean;
   /** Closed copies by key, to reuse. */
   private readonly spare: (Copy | undefined)[] = [];
-  /** The open copies, in no order: the ones whose exits are checked at every order. */
-  private readonly live: Copy[] = [];
+  /** The earliest exit time of the open copies (Infinity: none). */
+  private nextExit = Infinity;
   private trough: number;
   private readonly equity: EquityPoint[] | null;
   private readonly positions: SimulatorPosition[] | null;
@@ -266,17 +267,16 @@ class Run {
 
   replay(skipped: Uint8Array): RunResult {
     const { trader, s, marks } = this;
-    const tokens = marks.tokens;
     for (let i = marks.first; i < marks.end; i += 1) {
       const at = trader.time[i]! + s.delayMs;
-      if (this.live.length > 0) this.exitsIn(marks.bound, marks.range, i * tokens, (i - 1) * tokens, at);
+      if (at >= this.nextExit) this.exitsUntil(at);
       const type = trader.type[i]!;
       if (type === ORDER_CODE.OPEN) {
         if (skipped[i] === 0) this.copyOpen(i, at);
       } else if (type !== ORDER_CODE.MARGIN_TRANSFERRED) this.follow(i, at);
+      this.watch(i);
     }
-    if (this.live.length > 0)
-      this.exitsIn(marks.endBound, marks.endRange, 0, (marks.end - 1) * tokens, s.toTime);
+    if (s.toTime >= this.nextExit) this.exitsUntil(s.toTime);
     for (const copy of this.open.slice()) {
       if (!copy) continue;
       const price = this.markAt(copy.token, s.toTime, copy.entryPrice);
@@ -302,42 +302,41 @@ class Run {
   }
 
   /**
-   * Closes, in time order, every copy whose exit level the path crosses in one range of points
-   * (docs/backtest.md, Speed): token k's range ends at `bounds[base + k]`, its extremes are at
-   * `ranges[2 × (base + k)]` and after, and it starts after the previous order's bound,
-   * `marks.bound[previous + k]` (a copy open now was filled at or before that order). A copy is
-   * looked at once per order; its path is scanned only in the range where it exits.
+   * After order i, where the open copies of its token exit before the next order on that token,
+   * if they do: the path after the order's point is read only up to there, and only when the
+   * stretch's extremes cross a copy's levels (docs/backtest.md, Speed). Every later stretch is
+   * looked at by the order that starts it, so each copy's first crossing is found in turn.
    */
-  private exitsIn(
-    bounds: Int32Array,
-    ranges: Float64Array,
-    base: number,
-    previous: number,
-    at: number,
-  ): void {
-    let due = 0;
-    for (const copy of this.live) {
-      const slot = base + copy.token;
-      if (!(ranges[2 * slot]! <= copy.low || ranges[2 * slot + 1]! >= copy.high)) continue;
-      const series = this.paths.series[copy.token]!;
-      const values = series.values;
-      const to = bounds[slot]!;
-      let j = Math.max(this.marks.bound[previous + copy.token]! + 1, 0);
-      while (j <= to && !(values[j]! <= copy.low || values[j]! >= copy.high)) j += 1;
-      if (j > to) throw new Error('no crossing found in a range that crosses the levels of a copy');
-      copy.exitPoint = j;
-      copy.exitTime = series.time(j);
-      due += 1;
+  private watch(i: number): void {
+    const token = this.trader.token[i]!;
+    const low = this.marks.stretch[2 * i]!;
+    const high = this.marks.stretch[2 * i + 1]!;
+    for (let key = 2 * token; key <= 2 * token + 1; key += 1) {
+      const copy = this.open[key];
+      if (!copy) continue;
+      if (!(low <= copy.low || high >= copy.high)) continue;
+      const cross = firstCrossIn(
+        this.marks.extremes[token]!,
+        this.marks.point[i]! + 1,
+        this.marks.stretchEnd[i]!,
+        copy.low,
+        copy.high,
+      );
+      // The stretch's extremes crossed, so one of its points does.
+      if (cross < 0) throw new Error('a stretch crosses the levels of a copy at no point');
+      copy.exitPoint = cross;
+      copy.exitTime = this.paths.series[token]!.time(cross);
+      if (copy.exitTime < this.nextExit) this.nextExit = copy.exitTime;
     }
-    // The earliest crossing first, ties in key order (a close changes no other copy's exit).
-    for (; due > 0; due -= 1) {
+  }
+
+  /** Closes, in time order, every copy whose exit level the path crosses up to `at`. */
+  private exitsUntil(at: number): void {
+    // The earliest crossing first (ties in key order, as a stable sort would give), one at a
+    // time: a close changes no other copy's exit, and no array or comparator is made per call.
+    for (;;) {
       let copy: Copy | undefined;
-      for (const c of this.live)
-        if (
-          c.exitTime <= at &&
-          (!copy || c.exitTime < copy.exitTime || (c.exitTime === copy.exitTime && c.key < copy.key))
-        )
-          copy = c;
+      for (const c of this.open) if (c && c.exitTime <= at && (!copy || c.exitTime < copy.exitTime)) copy = c;
       if (!copy) break;
       const mark = this.paths.series[copy.token]!.values[copy.exitPoint]!;
       const exit = exitAt(copy, mark);
@@ -347,11 +346,19 @@ class Run {
       const price = exit === 'LIQUIDATE' ? mark : this.slipped(mark, !copy.isLong);
       this.close(copy, price, exit, copy.exitTime, exit);
     }
+    this.refreshNextExit();
+  }
+
+  /** The earliest exit of the open copies. */
+  private refreshNextExit(): void {
+    let next = Infinity;
+    for (const copy of this.open) if (copy && copy.exitTime < next) next = copy.exitTime;
+    this.nextExit = next;
   }
 
   /**
    * The copy's exit levels after a fill: its liquidation price (`liquidation`) and its stored
-   * triggers; the path after the fill is compared with them from the next order on (exitsIn).
+   * triggers; the path after the fill is compared with them by `watch`.
    */
   private levels(copy: Copy, liquidation: number): void {
     copy.liquidation = liquidation;
@@ -417,7 +424,6 @@ class Run {
     copy.exitTime = Infinity;
     this.levels(copy, liquidationOf(copy));
     this.open[key] = copy;
-    this.live.push(copy);
     this.held += micros(copy.margin);
     this.balance = roundUsd(this.balance - money.openFee);
     this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: money.openFee, realised: 0 });
@@ -518,11 +524,8 @@ class Run {
     const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation);
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
     this.open[copy.key] = undefined;
-    const live = this.live;
     this.spare[copy.key] = copy;
-    const index = live.indexOf(copy);
-    live[index] = live[live.length - 1]!;
-    live.pop();
+    if (copy.exitTime === this.nextExit && copy.exitTime !== Infinity) this.refreshNextExit();
     this.held -= micros(margin);
     const preBalance = this.balance;
     this.balance = roundUsd(this.balance + f.balanceDelta);
