@@ -27,6 +27,9 @@ import {
 } from '../../src/service/statistics/writer';
 import type { StatisticValues } from '../../src/service/analytics/statistics';
 import { replacePopulation } from '../support/statistics-world';
+import { compileSearch, runSearch } from '../../src/service/graphql/search';
+import { statisticsDataSet } from '../../src/service/graphql/datasets';
+import type { GraphqlSearchBody } from '../../src/shared/api/graphql';
 
 const POPULATIONS = [
   { protocol: 'PROP_A', window: 'D7', count: 150, seed: 1 },
@@ -201,6 +204,48 @@ describe('the statistics index', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('answers searchPositionStatistic with the records and total its SQL gave', () => {
+    fc.assert(
+      fc.property(
+        fc.array(condition, { maxLength: 3 }),
+        fc.array(sortTerm, { maxLength: 2 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 300 }),
+        (and, sorts, size, from) => {
+          const request = {
+            body: { filter: { and }, sorts, paging: { size, from } } as unknown as GraphqlSearchBody,
+            implied: [],
+          };
+          const { count, page } = compileSearch(statisticsDataSet, request);
+          const total = (db.prepare(count.sql).get(...count.params) as { n: number }).n;
+          const keys = db.prepare(page.sql).all(...page.params) as {
+            protocol: string;
+            type: string;
+            id: string;
+          }[];
+          const expected = keys.map((k) =>
+            statisticsDataSet.toItem(
+              db
+                .prepare(
+                  `SELECT * FROM statistics WHERE protocol = ? AND type = ? AND id = ? AND ${CURRENT_ROWS}`,
+                )
+                .get(k.protocol, k.type, k.id) as Record<string, unknown>,
+            ),
+          );
+          const answer = runSearch(db, statisticsDataSet, request);
+          expect(answer.meta).toEqual({
+            total,
+            limit: size,
+            offset: from,
+            totalPages: Math.ceil(total / size),
+          });
+          expect(answer.data).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

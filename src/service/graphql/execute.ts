@@ -7,6 +7,7 @@ import {
   type DocumentNode,
   type GraphQLSchema,
 } from 'graphql';
+import { documentCache, type CheckedDocument } from './document-cache';
 import { answeredError, type AnsweredError } from './errors';
 import { GRAPHQL_LIMITS, QueryCostRule } from './limits';
 import type { GraphqlContext } from './resolvers';
@@ -27,7 +28,8 @@ export interface GraphqlAnswer {
 /**
  * Parses, validates and executes one operation. Parsing is bounded by a token count, and the
  * cost rule runs alone before graphql-js's rules, so a hostile document is refused before any
- * rule whose cost grows faster than its size gets to see it.
+ * rule whose cost grows faster than its size gets to see it. Both are paid once per distinct
+ * query text (document-cache.ts).
  */
 export async function runGraphql(
   schema: GraphQLSchema,
@@ -38,13 +40,9 @@ export async function runGraphql(
   const answer = (errors: readonly GraphQLError[]): GraphqlAnswer => ({
     errors: errors.map((e) => answeredError(e, log)),
   });
-  const document = parseBounded(operation.query);
-  if (document instanceof GraphQLError) return answer([document]);
-  const maxErrors = GRAPHQL_LIMITS.maxValidationErrors;
-  for (const rules of [[QueryCostRule], specifiedRules]) {
-    const errors = validate(schema, document, rules, { maxErrors });
-    if (errors.length > 0) return answer(errors);
-  }
+  const checked = documentCache.get(schema, operation.query, () => checkDocument(schema, operation.query));
+  if ('errors' in checked) return answer(checked.errors);
+  const { document } = checked;
   const result = await execute({
     schema,
     document,
@@ -56,6 +54,18 @@ export async function runGraphql(
     ...(result.errors && { errors: result.errors.map((e) => answeredError(e, log)) }),
     ...('data' in result && { data: result.data ?? null }),
   };
+}
+
+/** Parses and validates a query text: the part of a request paid once per distinct text. */
+function checkDocument(schema: GraphQLSchema, query: string): CheckedDocument {
+  const document = parseBounded(query);
+  if (document instanceof GraphQLError) return { errors: [document] };
+  const maxErrors = GRAPHQL_LIMITS.maxValidationErrors;
+  for (const rules of [[QueryCostRule], specifiedRules]) {
+    const errors = validate(schema, document, rules, { maxErrors });
+    if (errors.length > 0) return { errors };
+  }
+  return { document };
 }
 
 function parseBounded(query: string): DocumentNode | GraphQLError {

@@ -4,6 +4,10 @@ import { compileConditions, compileSort, type Sql } from '../store/conditions';
 import type { ServiceDb } from '../store/database';
 import { prepareCached } from '../../node/sqlite';
 import type { DataSet } from './datasets';
+import { searchPopulations } from '../../shared/statistics-index';
+import { indexConditions, indexSort } from '../statistics/index-conditions';
+import { currentRows } from '../statistics/render-rows';
+import { statisticsIndexOf } from '../statistics/statistics-index';
 
 /** One search: the client's body, and conditions the query itself adds (protocols, OPEN only). */
 export interface SearchRequest {
@@ -46,6 +50,8 @@ export function compileSearch(set: DataSet, request: SearchRequest): SearchSql {
 
 /** Runs a search: its page of items and `meta` (limit = paging.size, offset = paging.from). */
 export function runSearch(db: ServiceDb, set: DataSet, request: SearchRequest): SearchPage {
+  if (set.kind === 'position_statistics' && request.implied.length === 0)
+    return searchStatistics(db, set, request);
   const { count, page } = compileSearch(set, request);
   const total = (prepareCached(db, count.sql).get(...count.params) as { n: number }).n;
   const keys = prepareCached(db, page.sql).all(...page.params) as Record<string, unknown>[];
@@ -54,6 +60,32 @@ export function runSearch(db: ServiceDb, set: DataSet, request: SearchRequest): 
   return {
     data: rows.map((row) => set.toItem(row)),
     meta: { total, limit: size, offset: from, totalPages: Math.ceil(total / size) },
+  };
+}
+
+/**
+ * `searchPositionStatistic` through the columnar statistics index (docs/statistics.md): the same
+ * condition grammar, checks and order as the SQL (sorts, then id, protocol and window), then the
+ * page's rows read from the store.
+ */
+function searchStatistics(db: ServiceDb, set: DataSet, request: SearchRequest): SearchPage {
+  const { filter, sorts, paging } = request.body;
+  const conditions = indexConditions(filter.and, 'body.filter.and');
+  const sort = indexSort(sorts.length > 0 ? sorts : [set.defaultSort], 'body.sorts');
+  const page = searchPopulations(statisticsIndexOf(db).current().all(), {
+    conditions,
+    sort,
+    offset: paging.from,
+    limit: paging.size,
+  });
+  return {
+    data: currentRows(db, page.refs).map((row) => set.toItem(row)),
+    meta: {
+      total: page.total,
+      limit: paging.size,
+      offset: paging.from,
+      totalPages: Math.ceil(page.total / paging.size),
+    },
   };
 }
 
