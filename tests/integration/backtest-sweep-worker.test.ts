@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweepPool } from '../../src/service/backtest/sweep-pool';
 import {
+  allJobs,
   configurationsOf,
   dataOf,
   PARALLEL_WORK,
@@ -78,13 +79,13 @@ describe('the sweep worker', () => {
       configs,
       rankBy: 'roi' as const,
       traders: [dataOf(prepared)],
-      from: 10,
-      to: 40,
+      jobs: [40, 10, 11, 12, 13, 30, 31, 59, 0],
     };
     const there = await pool.run(task);
-    const here = runJobs([prepared], body, filters, window, configs, 'roi', 10, 40);
+    const here = runJobs([prepared], body, filters, window, configs, 'roi', task.jobs);
     expect(there).toEqual(here);
-    expect(new Set(here.map((item) => item.roi)).size).toBeGreaterThan(10);
+    expect(here.map((item) => item.settings)).toEqual(task.jobs.map((j) => configs[j]));
+    expect(new Set(here.map((item) => item.roi)).size).toBeGreaterThan(5);
   });
 
   it('splits a large sweep between the workers and ranks the union like a sweep run here', async () => {
@@ -106,11 +107,21 @@ describe('the sweep worker', () => {
       traders,
     );
     expect(workerItems).toBe(1_200);
-    const alone = runJobs(traders, body, filters, window, configs, 'roi', 0, traders.length * configs.length);
+    const alone = runJobs(
+      traders,
+      body,
+      filters,
+      window,
+      configs,
+      'roi',
+      allJobs(traders.length * configs.length),
+    );
     expect(shared).toHaveLength(1_200);
     expect([...shared.map((i) => i.roi)].sort((a, b) => a - b)).toEqual(
       [...alone.map((i) => i.roi)].sort((a, b) => a - b),
     );
     expect(shared.map((i) => i.rank)).toEqual(Array.from({ length: 1_200 }, (_, i) => i + 1));
+    // Item for item, ranks and ties included, what the sweep answers on this thread alone.
+    expect(shared).toEqual(await sweepJobs([], { body, filters, window, configs, rankBy: 'roi' }, traders));
   });
 });

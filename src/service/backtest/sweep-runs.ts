@@ -44,9 +44,8 @@ export interface SweepTask {
   traders: PreparedData[];
   configs: SweptValues[];
   rankBy: SweepRank;
-  /** Jobs [from, to) of the job list: job j is config j % configs of trader ⌊j / configs⌋. */
-  from: number;
-  to: number;
+  /** The jobs to run: job j is config j % configs of trader ⌊j / configs⌋. */
+  jobs: number[];
 }
 
 export const dataOf = (p: PreparedTrader): PreparedData => ({
@@ -90,7 +89,7 @@ export function scoreOf(rankBy: SweepRank, roi: number, maxDrawDown: number): nu
   return rankBy === 'roi' ? roi : roi / Math.max(1, Math.abs(maxDrawDown));
 }
 
-/** Runs jobs [from, to) of a sweep; items come back unranked (rank 0). */
+/** Runs `jobs` of a sweep, answering in their order; items come back unranked (rank 0). */
 export function runJobs(
   traders: readonly PreparedTrader[],
   body: SweepRequest,
@@ -98,13 +97,12 @@ export function runJobs(
   window: { fromTime: number; toTime: number },
   configs: readonly SweptValues[],
   rankBy: SweepRank,
-  from: number,
-  to: number,
+  jobs: readonly number[],
 ): SweepItem[] {
   const items: SweepItem[] = [];
   // The marks after each delay, per trader: the same for every configuration with that delay.
   const marks = new Map<PreparedTrader, Map<number, DelayedMarks>>();
-  for (let j = from; j < to; j += 1) {
+  for (const j of jobs) {
     const p = traders[Math.floor(j / configs.length)]!;
     const settings = configs[j % configs.length]!;
     const s = runSettingsOf(body, settings, filters, window);
@@ -118,6 +116,23 @@ export function runJobs(
     items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
   }
   return items;
+}
+
+/** Jobs 0 … count − 1 in order. */
+export const allJobs = (count: number): number[] => Array.from({ length: count }, (_, j) => j);
+
+/**
+ * The jobs grouped by trader and then delay (stable otherwise), so that a share of them meets as
+ * few delays as it can: each delay's marks are computed once per thread that meets it.
+ */
+function byTraderAndDelay(jobs: number, configs: readonly SweptValues[]): number[] {
+  return allJobs(jobs).sort((a, b) => {
+    const traderA = Math.floor(a / configs.length);
+    const traderB = Math.floor(b / configs.length);
+    if (traderA !== traderB) return traderA - traderB;
+    const delay = configs[a % configs.length]!.delaySeconds - configs[b % configs.length]!.delaySeconds;
+    return delay !== 0 ? delay : a - b;
+  });
 }
 
 /** Orders × configurations from which a sweep runs in the worker threads. */
@@ -149,15 +164,22 @@ export async function sweepJobs(
   let items: SweepItem[];
   if (pools.length > 0 && jobs > 1 && jobs * orders >= PARALLEL_WORK) {
     const data = traders.map(dataOf);
+    const grouped = byTraderAndDelay(jobs, configs);
     const shares = pools.map((pool, k) => {
-      const from = Math.floor((jobs * k) / pools.length);
-      const to = Math.floor((jobs * (k + 1)) / pools.length);
+      const share = grouped.slice(
+        Math.floor((jobs * k) / pools.length),
+        Math.floor((jobs * (k + 1)) / pools.length),
+      );
       return pool
-        .run({ ...plan, traders: data, from, to })
-        .catch(() => runJobs(traders, body, filters, window, configs, rankBy, from, to));
+        .run({ ...plan, traders: data, jobs: share })
+        .catch(() => runJobs(traders, body, filters, window, configs, rankBy, share))
+        .then((answers) => ({ share, answers }));
     });
-    items = (await Promise.all(shares)).flat();
-  } else items = runJobs(traders, body, filters, window, configs, rankBy, 0, jobs);
+    // Back in job order, which breaks ties between equal scores.
+    items = new Array<SweepItem>(jobs);
+    for (const { share, answers } of await Promise.all(shares))
+      share.forEach((j, n) => (items[j] = answers[n]!));
+  } else items = runJobs(traders, body, filters, window, configs, rankBy, allJobs(jobs));
   const order = items
     .map((item, j) => ({ item, j }))
     .sort((a, b) => b.item.score - a.item.score || a.j - b.j);

@@ -13,8 +13,7 @@ parentPort?.on('message', (message: { id: number; task: SweepTask }) => {
       task.window,
       task.configs,
       task.rankBy,
-      task.from,
-      task.to,
+      task.jobs,
     );
     parentPort?.postMessage({ id, items });
   } catch (error) {
