@@ -164,8 +164,8 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
       )
     : null;
   feedRoutes(app, ctx, feed);
-  backtestRoutes(app, ctx);
-  candleRoutes(app, ctx);
+  backtestRoutes(app, ctx, feed?.candles ?? null);
+  candleRoutes(app, ctx, feed?.candles ?? null);
   let closed = false;
   let listening = false;
   /** What runs over the prepared data: the copy catch-up, the live market, the venue feed. */
