@@ -14,6 +14,7 @@ import { CopyEngine } from './copy/engine';
 import { catchUpSourceOrders } from './copy-feed';
 import type { CopyEvent } from './copy/types';
 import { LiveStatistics } from './statistics/live-statistics';
+import { statisticsIndexOf } from './statistics/statistics-index';
 import { statisticsNowMs } from './config';
 import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
@@ -171,6 +172,8 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   /** What runs over the prepared data: the copy catch-up, the live market, the venue feed. */
   const startWork = () => {
     if (closed) return;
+    // The statistics index is built from the prepared store before the first read needs it.
+    statisticsIndexOf(db).reloadAll();
     // Orders the market committed before a crash but never copied are copied now, once.
     catchUpSourceOrders(db, engine);
     live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;

@@ -51,6 +51,15 @@ export class StatisticsIndex {
     }
   }
 
+  /**
+   * Reads every population afresh, now: at start, once the data is prepared (preparation writes
+   * through a worker thread's own connection, which this connection's triggers do not see).
+   */
+  reloadAll(): IndexGeneration {
+    this.everything = true;
+    return this.current();
+  }
+
   /** The current generation, with every population written since the last read reloaded. */
   current(): IndexGeneration {
     if (this.everything) {

@@ -35,27 +35,38 @@ export function recordTest(
   population: Population,
   conditions: readonly IndexCondition[],
 ): (row: number) => boolean {
-  const tests = conditions.map((c) => conditionTest(population, c));
-  if (tests.length === 0) return () => true;
-  if (tests.length === 1) return tests[0] as (row: number) => boolean;
+  const test = allOf(conditions.map((c) => conditionTest(population, c)));
+  return typeof test === 'boolean' ? () => test : test;
+}
+
+/** A test of one record, or a constant when the population's shared texts decide it alone. */
+type RecordTest = ((row: number) => boolean) | boolean;
+
+function allOf(tests: RecordTest[]): RecordTest {
+  if (tests.includes(false)) return false;
+  const left = tests.filter((t): t is (row: number) => boolean => t !== true);
+  if (left.length === 0) return true;
+  if (left.length === 1) return left[0] as (row: number) => boolean;
   return (row) => {
-    for (const test of tests) if (!test(row)) return false;
+    for (const test of left) if (!test(row)) return false;
     return true;
   };
 }
 
-function conditionTest(population: Population, condition: IndexCondition): (row: number) => boolean {
-  if ('or' in condition) {
-    const members = condition.or.map((c) => conditionTest(population, c));
-    return (row) => members.some((test) => test(row));
-  }
+function anyOf(tests: RecordTest[]): RecordTest {
+  if (tests.includes(true)) return true;
+  const left = tests.filter((t): t is (row: number) => boolean => t !== false);
+  if (left.length === 0) return false;
+  return (row) => left.some((test) => test(row));
+}
+
+function conditionTest(population: Population, condition: IndexCondition): RecordTest {
+  if ('or' in condition) return anyOf(condition.or.map((c) => conditionTest(population, c)));
   const kind = population.kindOf(condition.field);
   if (kind === undefined) throw new Error(`The index has no column ${condition.field}.`);
   if (kind === 'constant') {
-    const held = valueTests(condition, false).every((test) =>
-      (test as (v: string) => boolean)(population.constant(condition.field)),
-    );
-    return () => held;
+    const shared = population.constant(condition.field);
+    return valueTests(condition, false).every((test) => (test as (v: string) => boolean)(shared));
   }
   const tests = valueTests(condition, kind === 'number');
   if (kind === 'number') {
@@ -167,7 +178,10 @@ function boundRange(population: Population, c: FieldCondition, kind: 'number' | 
  * with no bound, every record is tested.
  */
 export function matchingRecords(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
-  const test = recordTest(population, conditions);
+  // Conditions on the shared texts (protocol, window) settle a whole population at once.
+  const decided = allOf(conditions.map((c) => conditionTest(population, c)));
+  if (decided === false) return new Uint32Array(0);
+  const test = decided === true ? () => true : decided;
   const range = narrowestRange(population, conditions);
   const out: number[] = [];
   if (range) {
