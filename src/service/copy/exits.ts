@@ -33,6 +33,18 @@ export interface ExitPrices {
 const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
+ * ⌊log10(magnitude)⌋: by comparison with the exact powers from 1 up (most prices), which is
+ * exact and several times faster than Math.log10; below 1 by Math.log10, which may land one
+ * decade off near a power of ten (roundPrice then checks the digits it gets either way).
+ */
+function decadeOf(magnitude: number): number {
+  if (magnitude < 1) return Math.floor(Math.log10(magnitude));
+  let d = 0;
+  while (d < 22 && magnitude >= EXACT_POWERS[d + 1]!) d += 1;
+  return d;
+}
+
+/**
  * A price kept to 12 significant digits: the trigger as stored and shown; the same number as
  * `Number(price.toPrecision(12))`, several times faster (the backtest rounds a trigger at every
  * fill). The fast path scales the price to a 12-digit integer and back by an exact power of ten
@@ -43,7 +55,7 @@ const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
 export function roundPrice(price: number): number {
   const magnitude = Math.abs(price);
   if (!(magnitude >= 1e-10 && magnitude < 1e11)) return Number(price.toPrecision(12));
-  const k = 11 - Math.floor(Math.log10(magnitude));
+  const k = 11 - decadeOf(magnitude);
   const power = EXACT_POWERS[k];
   if (power === undefined) return Number(price.toPrecision(12));
   const scaled = magnitude * power;

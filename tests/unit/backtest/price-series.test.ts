@@ -1,4 +1,5 @@
 // The price path's searches against brute force, and the fast price rounding against toPrecision.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PriceSeries } from '../../../src/service/backtest/price-series';
 import { roundPrice } from '../../../src/service/copy/exits';
@@ -83,5 +84,17 @@ describe('roundPrice', () => {
         check((d + 0.00000000005) * 10 ** e);
       }
     expect(mismatches).toEqual([]);
+  });
+
+  it('is Number(price.toPrecision(12)) for any double, the decades near powers of ten included', () => {
+    const nearPower = fc
+      .tuple(fc.integer({ min: -11, max: 12 }), fc.integer({ min: -3, max: 3 }))
+      .map(([e, ulps]) => 10 ** e * (1 + ulps * Number.EPSILON));
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), nearPower), (x) => {
+        expect(roundPrice(x)).toBe(Number(x.toPrecision(12)));
+      }),
+      { numRuns: 50_000, seed: 12 },
+    );
   });
 });
