@@ -26,6 +26,7 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'ARB'];
 const GOALS = { singleMs: 20, sweepMs: 2_000, tradersMs: 200 };
 const SINGLE_RUNS = 41;
 const WARM_UP_RUNS = 5;
+const SWEEP_RUNS = 3;
 
 /** A seeded uniform draw. */
 function rng(seed: number) {
@@ -205,18 +206,39 @@ async function main() {
   // A tiny task first starts the worker threads, as an earlier sweep would in the service.
   clock = performance.now();
   const startCpu0 = cpuMs();
-  await Promise.all(pools.map((pool) => pool.run({ ...plan, traders: [], configs: [], from: 0, to: 0 })));
+  await Promise.all(pools.map((pool) => pool.run({ ...plan, traders: [], configs: [], jobs: [] })));
   const startMs = performance.now() - clock;
   const startCpu = cpuMs() - startCpu0;
-  const sweepCpu0 = cpuMs();
-  clock = performance.now();
-  const items = await sweepJobs(pools, plan, [big]);
-  const sweepMs = performance.now() - clock;
-  const sweepCpu = cpuMs() - sweepCpu0;
-  const runs = items.length;
+  // The first sweep meets workers whose code V8 has not compiled yet; the service keeps its workers,
+  // so later sweeps find it compiled. Both are printed; the goal is judged on the median of the
+  // warm ones, and the cold one is reported beside it.
+  const sweeps: { ms: number; cpu: number; best: number; runs: number }[] = [];
+  for (let r = 0; r < 1 + SWEEP_RUNS; r += 1) {
+    const sweepCpu0 = cpuMs();
+    clock = performance.now();
+    const items = await sweepJobs(pools, plan, [big]);
+    const ms = performance.now() - clock;
+    sweeps.push({ ms, cpu: cpuMs() - sweepCpu0, best: items[0]!.roi, runs: items.length });
+  }
+  const report = (label: string, { ms, cpu, best, runs }: (typeof sweeps)[number]) => {
+    console.log(
+      `sweep (${label}): ${runs} configurations × ${big.trader.n} orders in ${fmt(ms)} ms wall; CPU ${fmt(cpu)} ms (${fmt(cpu / ms, 2)} cores) = ${fmt(cpu / runs, 2)} ms per configuration = ${perUnit(cpu / runs, big.trader.n)} ns per (order × configuration); best ROI ${best} % (goal < ${GOALS.sweepMs} ms)`,
+    );
+    // What two idle cores would take: the CPU spread evenly over both. An estimate, not a
+    // measurement: the wall clock above is what this machine gave, shared with whatever else runs.
+    console.log(
+      `sweep (${label}): ESTIMATE for 2 idle cores = CPU ${fmt(cpu)} ms ÷ 2 = ${fmt(cpu / 2)} ms (measured wall ${fmt(ms)} ms; goal < ${GOALS.sweepMs} ms)`,
+    );
+  };
+  console.log(`sweep: 2 workers started beforehand in ${fmt(startMs)} ms wall, ${fmt(startCpu)} ms CPU`);
+  report('first, workers cold', sweeps[0]!);
+  sweeps.slice(1).forEach((sweep, r) => report(`warm ${r + 1}`, sweep));
+  const warm = sweeps.slice(1).sort((a, b) => a.cpu - b.cpu)[Math.floor(SWEEP_RUNS / 2)]!;
   console.log(
-    `sweep: ${runs} configurations × ${big.trader.n} orders in ${fmt(sweepMs)} ms wall (2 workers started beforehand in ${fmt(startMs)} ms wall, ${fmt(startCpu)} ms CPU); CPU ${fmt(sweepCpu)} ms (${fmt(sweepCpu / sweepMs, 2)} cores) = ${fmt(sweepCpu / runs, 2)} ms per configuration = ${perUnit(sweepCpu / runs, big.trader.n)} ns per (order × configuration); best ROI ${items[0]!.roi} % (goal < ${GOALS.sweepMs} ms)`,
+    `sweep: median warm run by CPU: ${fmt(warm.cpu)} ms CPU = ${perUnit(warm.cpu / warm.runs, big.trader.n)} ns per (order × configuration), ${fmt(warm.ms)} ms wall`,
   );
+  const sweepMs = warm.ms;
+  const runs = warm.runs;
   await Promise.all(pools.map((pool) => pool.close()));
 
   // Traders: 100 traders of 1,000 orders each, one configuration.
