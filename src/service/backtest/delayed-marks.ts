@@ -33,7 +33,11 @@ export interface DelayedMarks {
   funding: Float64Array;
   /** The last point of the order's stretch: the next order on its token's point, or toTime's. */
   stretchEnd: Int32Array;
-  /** The min and max of points (point, stretchEnd] at 2 × order and after (Infinity, −Infinity: none). */
+  /**
+   * The min and max of points (point, stretchEnd] at 2 × order and after (Infinity, −Infinity:
+   * none), filled in by `stretchOf` when first asked: a single run needs only the stretches where
+   * a copy is open, a sweep's later configurations find them filled.
+   */
   stretch: Float64Array;
   /** Each token's path extremes, to search a stretch that crosses. */
   extremes: PathExtremes[];
@@ -64,14 +68,20 @@ export function delayedMarks(
   }
   const extremes = paths.series.map((series) => extremesOf(series.values));
   const stretchEnd = new Int32Array(n);
-  const stretch = new Float64Array(2 * n);
+  const stretch = new Float64Array(2 * n).fill(NaN);
   // Backwards: each token's next order's point, starting from toTime's.
   const next = Int32Array.from(paths.series, (series) => series.indexAt(toTime));
   for (let i = end - 1; i >= first; i -= 1) {
     const k = trader.token[i]!;
     stretchEnd[i] = next[k]!;
-    stretchExtremes(extremes[k]!, point[i]! + 1, next[k]!, stretch, 2 * i);
     next[k] = point[i]!;
   }
   return { delayMs, fromTime, toTime, first, end, point, mark, funding, stretchEnd, stretch, extremes };
+}
+
+/** Order i's stretch's min and max, at marks.stretch[2i] and [2i + 1]: computed once, then kept. */
+export function stretchOf(marks: DelayedMarks, trader: TraderOrders, i: number): void {
+  if (!Number.isNaN(marks.stretch[2 * i]!)) return;
+  const k = trader.token[i]!;
+  stretchExtremes(marks.extremes[k]!, marks.point[i]! + 1, marks.stretchEnd[i]!, marks.stretch, 2 * i);
 }

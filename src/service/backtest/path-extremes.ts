@@ -49,7 +49,8 @@ export function extremesOf(values: Float64Array): PathExtremes {
 
 /**
  * The min and max of points [from, to] into out[at] and out[at + 1]: Infinity and −Infinity
- * when the stretch is empty.
+ * when the stretch is empty. Points up to a block edge, blocks up to a super-block edge, whole
+ * super-blocks, then blocks and points again: each loop is straight, with no test of alignment.
  */
 export function stretchExtremes(
   e: PathExtremes,
@@ -62,28 +63,42 @@ export function stretchExtremes(
   let low = Infinity;
   let high = -Infinity;
   let i = Math.max(0, from);
-  while (i <= to) {
-    if ((i & (SUPER - 1)) === 0 && i + SUPER - 1 <= to) {
-      const s = i >> SUPER_BITS;
-      if (superLow[s]! < low) low = superLow[s]!;
-      if (superHigh[s]! > high) high = superHigh[s]!;
-      i += SUPER;
-    } else if ((i & (BLOCK - 1)) === 0 && i + BLOCK - 1 <= to) {
+  const end = to + 1;
+  // Points before the first whole block (all of them when the stretch holds none).
+  const firstBlock = Math.min(end, (i + BLOCK - 1) & ~(BLOCK - 1));
+  for (; i < firstBlock; i += 1) {
+    const v = values[i]!;
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  const blocksEnd = end & ~(BLOCK - 1);
+  if (i < blocksEnd) {
+    const firstSuper = Math.min(blocksEnd, (i + SUPER - 1) & ~(SUPER - 1));
+    for (; i < firstSuper; i += BLOCK) {
       const b = i >> BLOCK_BITS;
       if (blockLow[b]! < low) low = blockLow[b]!;
       if (blockHigh[b]! > high) high = blockHigh[b]!;
-      i += BLOCK;
-    } else {
-      const v = values[i]!;
-      if (v < low) low = v;
-      if (v > high) high = v;
-      i += 1;
     }
+    const supersEnd = end & ~(SUPER - 1);
+    for (; i < supersEnd; i += SUPER) {
+      const s = i >> SUPER_BITS;
+      if (superLow[s]! < low) low = superLow[s]!;
+      if (superHigh[s]! > high) high = superHigh[s]!;
+    }
+    for (; i < blocksEnd; i += BLOCK) {
+      const b = i >> BLOCK_BITS;
+      if (blockLow[b]! < low) low = blockLow[b]!;
+      if (blockHigh[b]! > high) high = blockHigh[b]!;
+    }
+  }
+  for (; i < end; i += 1) {
+    const v = values[i]!;
+    if (v < low) low = v;
+    if (v > high) high = v;
   }
   out[at] = low;
   out[at + 1] = high;
 }
-
 /** The first point in [from, to] whose price is ≤ low or ≥ high, or −1. */
 export function firstCrossIn(e: PathExtremes, from: number, to: number, low: number, high: number): number {
   const { values, blockLow, blockHigh, superLow, superHigh } = e;

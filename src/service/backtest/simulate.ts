@@ -21,7 +21,7 @@ import {
 } from '../copy/position-fills';
 import { increaseMargin, openSize } from '../copy/sizing';
 import type { SourceOrder } from '../copy/types';
-import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
+import { delayedMarks, stretchOf, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { firstCrossIn } from './path-extremes';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
 
@@ -309,6 +309,8 @@ class Run {
    */
   private watch(i: number): void {
     const token = this.trader.token[i]!;
+    if (!this.open[2 * token] && !this.open[2 * token + 1]) return;
+    stretchOf(this.marks, this.trader, i);
     const low = this.marks.stretch[2 * i]!;
     const high = this.marks.stretch[2 * i + 1]!;
     for (let key = 2 * token; key <= 2 * token + 1; key += 1) {
