@@ -15,11 +15,11 @@ import {
   copySide,
   followAction,
   liquidationOf,
-  openedPosition,
+  openInto,
   type FillFigures,
   type HeldPosition,
 } from '../copy/position-fills';
-import { increaseMargin, openSize } from '../copy/sizing';
+import { increaseMargin, openSize, type OpenSize } from '../copy/sizing';
 import type { SourceOrder } from '../copy/types';
 import { delayedMarks, stretchOf, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { firstCrossIn } from './path-extremes';
@@ -198,6 +198,15 @@ class Run {
   private readonly factors: Float64Array | null;
   /** Whether a trigger is in USD, and so moves when a DECREASE changes the size. */
   private readonly usdExits: boolean;
+  /** The size of the open being copied and the figures of the last fill: one object each per run. */
+  private readonly size: OpenSize = { margin: 0, leverage: 1, notional: 0, tokens: 0 };
+  private readonly figures: FillFigures & { closeType: CloseType } = {
+    notional: 0,
+    fee: 0,
+    realised: 0,
+    balanceDelta: 0,
+    closeType: 'COPY_TRADE',
+  };
   /** Closed copies by key, to reuse. */
   private readonly spare: (Copy | undefined)[] = [];
   /** The earliest exit time of the open copies (Infinity: none). */
@@ -392,28 +401,21 @@ class Run {
       );
     const price = this.slipped(mark, isLong);
     const factor = this.factors === null ? 1 : this.factors[i]!;
-    const size = openSize(s.orderVolume, factor, s.leverage, trader.tokens[token]!.maxLeverage, price);
+    const size = openSize(
+      s.orderVolume,
+      factor,
+      s.leverage,
+      trader.tokens[token]!.maxLeverage,
+      price,
+      this.size,
+    );
     if (cannotPay(size.margin, size.notional, s.fees, this.available()) !== null) {
       this.t.totalSkipped += 1;
       return;
     }
-    const money = openedPosition(s.exits, isLong, size, price, s.fees);
     // The copy that last held this key is reused: a run makes no object per position.
     const copy = this.spare[key] ?? blankCopy();
-    copy.isLong = money.isLong;
-    copy.entryPrice = money.entryPrice;
-    copy.sizeTokens = money.sizeTokens;
-    copy.totalSizeDelta = money.totalSizeDelta;
-    copy.margin = money.margin;
-    copy.leverage = money.leverage;
-    copy.realisedPnl = money.realisedPnl;
-    copy.fee = money.fee;
-    copy.funding = money.funding;
-    copy.pnl = money.pnl;
-    copy.stopLossPrice = money.stopLossPrice;
-    copy.stopLossAmount = money.stopLossAmount;
-    copy.takeProfitPrice = money.takeProfitPrice;
-    copy.takeProfitAmount = money.takeProfitAmount;
+    const openFee = openInto(copy, s.exits, isLong, size, price, s.fees);
     copy.token = token;
     copy.key = key;
     copy.openTime = at;
@@ -427,8 +429,8 @@ class Run {
     this.levels(copy, liquidationOf(copy));
     this.open[key] = copy;
     this.held += micros(copy.margin);
-    this.balance = roundUsd(this.balance - money.openFee);
-    this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: money.openFee, realised: 0 });
+    this.balance = roundUsd(this.balance - openFee);
+    this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: openFee, realised: 0 });
   }
 
   private fill(
@@ -440,7 +442,9 @@ class Run {
   ): void {
     if (!this.onFill) return;
     const indexToken = this.trader.tokens[copy.token]!.indexToken;
-    this.onFill({ time, indexToken, isLong: copy.isLong, kind, price, ...f });
+    // The fill's own fields only: `f` may be the run's reused figures object.
+    const { notional, fee, realised } = f;
+    this.onFill({ time, indexToken, isLong: copy.isLong, kind, price, notional, fee, realised });
   }
 
   /** A source INCREASE, DECREASE or CLOSE for the open copy of its position, if there is one. */
@@ -469,7 +473,7 @@ class Run {
     // A DECREASE keeps the entry and the leverage, so the liquidation price and PERCENT triggers
     // stay as they were: only USD triggers (which follow the size) are priced again.
     if (action.kind === 'reduce')
-      f = applyReduce(copy, this.usdExits ? s.exits : null, action.fraction, price, s.fees);
+      f = applyReduce(copy, this.usdExits ? s.exits : null, action.fraction, price, s.fees, this.figures);
     else {
       const marginDelta = increaseMargin({
         sizeDeltaUsd: o.sizeDeltaUsd,
@@ -486,7 +490,7 @@ class Run {
         this.t.totalSkipped += 1;
         return;
       }
-      f = applyIncrease(copy, s.exits, marginDelta, price, s.fees);
+      f = applyIncrease(copy, s.exits, marginDelta, price, s.fees, this.figures);
       if (copy.margin > copy.peakMargin) copy.peakMargin = copy.margin;
       const size = roundUsd(copy.sizeTokens * copy.entryPrice);
       if (size > copy.peakSize) copy.peakSize = size;
@@ -523,7 +527,7 @@ class Run {
   ): void {
     this.accrueFunding(copy, at, price, funding);
     const margin = copy.margin;
-    const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation);
+    const f = applyClose(copy, price, closeType, this.s.fees, copy.liquidation, this.figures);
     const why: BacktestCloseReason = f.closeType === 'LIQUIDATE' ? 'LIQUIDATE' : reason;
     this.open[copy.key] = undefined;
     this.spare[copy.key] = copy;

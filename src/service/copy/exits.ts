@@ -91,17 +91,34 @@ export function exitPrices(
   settings: ExitSettings,
   position: { isLong: boolean; entryPrice: number; sizeTokens: number; leverage: number },
 ): ExitPrices {
+  const out: ExitPrices = {
+    stopLossAmount: null,
+    stopLossPrice: null,
+    takeProfitAmount: null,
+    takeProfitPrice: null,
+  };
+  return exitPricesInto(settings, position, out);
+}
+
+/**
+ * exitPrices written into `out` (which may be the position itself: only its exit fields are
+ * written), for callers that price triggers at every fill and make no object for it.
+ */
+export function exitPricesInto<T extends ExitPrices>(
+  settings: ExitSettings,
+  position: { isLong: boolean; entryPrice: number; sizeTokens: number; leverage: number },
+  out: T,
+): T {
   const { isLong, entryPrice, sizeTokens, leverage } = position;
   const sl = settings.enableStopLoss ? settings.stopLossAmount : null;
   const tp = settings.enableTakeProfit ? settings.takeProfitAmount : null;
-  return {
-    stopLossAmount: sl,
-    stopLossPrice:
-      sl === null ? null : priceAt(settings.stopLossType, -sl, isLong, entryPrice, sizeTokens, leverage),
-    takeProfitAmount: tp,
-    takeProfitPrice:
-      tp === null ? null : priceAt(settings.takeProfitType, tp, isLong, entryPrice, sizeTokens, leverage),
-  };
+  out.stopLossAmount = sl;
+  out.stopLossPrice =
+    sl === null ? null : priceAt(settings.stopLossType, -sl, isLong, entryPrice, sizeTokens, leverage);
+  out.takeProfitAmount = tp;
+  out.takeProfitPrice =
+    tp === null ? null : priceAt(settings.takeProfitType, tp, isLong, entryPrice, sizeTokens, leverage);
+  return out;
 }
 
 /**

@@ -3,7 +3,13 @@
 // so that both apply one set of copy rules (docs/copy-engine.md; docs/backtest.md).
 import type { CloseType } from '../../shared/api/copy-positions';
 import { roundUsd } from '../copy-trading/money';
-import { exitPrices, liquidationPrice, pastLiquidation, type ExitPrices, type ExitSettings } from './exits';
+import {
+  exitPricesInto,
+  liquidationPrice,
+  pastLiquidation,
+  type ExitPrices,
+  type ExitSettings,
+} from './exits';
 import {
   decreaseFee,
   increaseFee,
@@ -98,14 +104,7 @@ export function openedPosition(
   price: number,
   fees: CopyFees,
 ): HeldPosition & { openFee: number } {
-  const fee = increaseFee(size.notional, fees);
-  const exits = exitPrices(settings, {
-    isLong,
-    entryPrice: price,
-    sizeTokens: size.tokens,
-    leverage: size.leverage,
-  });
-  return {
+  const p = {
     isLong,
     entryPrice: price,
     sizeTokens: size.tokens,
@@ -113,15 +112,44 @@ export function openedPosition(
     margin: size.margin,
     leverage: size.leverage,
     realisedPnl: 0,
-    fee,
+    fee: 0,
     funding: 0,
-    pnl: positionPnl(0, fee, 0),
-    stopLossPrice: exits.stopLossPrice,
-    stopLossAmount: exits.stopLossAmount,
-    takeProfitPrice: exits.takeProfitPrice,
-    takeProfitAmount: exits.takeProfitAmount,
-    openFee: fee,
+    pnl: 0,
+    stopLossPrice: null,
+    stopLossAmount: null,
+    takeProfitPrice: null,
+    takeProfitAmount: null,
+    openFee: 0,
   };
+  p.openFee = openInto(p, settings, isLong, size, price, fees);
+  return p;
+}
+
+/**
+ * openedPosition written into `p` (every money and exit field set), answering the open fee: for
+ * callers that reuse their position objects (the backtest opens thousands per run).
+ */
+export function openInto(
+  p: HeldPosition,
+  settings: ExitSettings,
+  isLong: boolean,
+  size: { margin: number; leverage: number; notional: number; tokens: number },
+  price: number,
+  fees: CopyFees,
+): number {
+  const fee = increaseFee(size.notional, fees);
+  p.isLong = isLong;
+  p.entryPrice = price;
+  p.sizeTokens = size.tokens;
+  p.totalSizeDelta = size.tokens;
+  p.margin = size.margin;
+  p.leverage = size.leverage;
+  p.realisedPnl = 0;
+  p.fee = fee;
+  p.funding = 0;
+  p.pnl = positionPnl(0, fee, 0);
+  exitPricesInto(settings, p, p);
+  return fee;
 }
 
 /** Adds a fill's realised PnL and fee to the position. */
@@ -133,21 +161,36 @@ function charge(p: HeldPosition, realised: number, fee: number): void {
 
 /** Re-prices the triggers after a fill that leaves the position open (a USD trigger follows the size). */
 function reprice(p: HeldPosition, settings: ExitSettings | null): void {
-  if (!settings) return;
-  const e = exitPrices(settings, p);
-  p.stopLossPrice = e.stopLossPrice;
-  p.stopLossAmount = e.stopLossAmount;
-  p.takeProfitPrice = e.takeProfitPrice;
-  p.takeProfitAmount = e.takeProfitAmount;
+  if (settings) exitPricesInto(settings, p, p);
 }
 
-/** Adds `marginDelta` of margin at the position's leverage; the entry becomes the size-weighted mean. */
+/** A fill's figures, into `out` when the caller keeps one (the backtest), else a new object. */
+function figures(
+  out: FillFigures | undefined,
+  notional: number,
+  fee: number,
+  realised: number,
+  balanceDelta: number,
+): FillFigures {
+  if (!out) return { notional, fee, realised, balanceDelta };
+  out.notional = notional;
+  out.fee = fee;
+  out.realised = realised;
+  out.balanceDelta = balanceDelta;
+  return out;
+}
+
+/**
+ * Adds `marginDelta` of margin at the position's leverage; the entry becomes the size-weighted
+ * mean. `out`: where to write the figures (a new object without).
+ */
 export function applyIncrease(
   p: HeldPosition,
   settings: ExitSettings | null,
   marginDelta: number,
   price: number,
   fees: CopyFees,
+  out?: FillFigures,
 ): FillFigures {
   const notional = roundUsd(marginDelta * p.leverage);
   const tokens = notional / price;
@@ -158,16 +201,17 @@ export function applyIncrease(
   p.margin = roundUsd(p.margin + marginDelta);
   charge(p, 0, fee);
   reprice(p, settings);
-  return { notional, fee, realised: 0, balanceDelta: -fee };
+  return figures(out, notional, fee, 0, -fee);
 }
 
-/** Closes `fraction` (< 1) of the position at `price`, releasing that fraction of its margin. */
+/** Closes `fraction` (< 1) of the position at `price`, releasing that fraction of its margin; `out` as applyIncrease. */
 export function applyReduce(
   p: HeldPosition,
   settings: ExitSettings | null,
   fraction: number,
   price: number,
   fees: CopyFees,
+  out?: FillFigures,
 ): FillFigures {
   const tokens = p.sizeTokens * fraction;
   const notional = notionalOf(tokens, price);
@@ -177,14 +221,14 @@ export function applyReduce(
   p.margin = roundUsd(p.margin - roundUsd(p.margin * fraction));
   charge(p, realised, fee);
   reprice(p, settings);
-  return { notional, fee, realised, balanceDelta: realised - fee };
+  return figures(out, notional, fee, realised, realised - fee);
 }
 
 /**
  * Closes the rest of the position at `price` with `closeType`; a price at or past the
  * liquidation price liquidates it instead (realised PnL is then minus its margin). The position
  * is left holding nothing; funding accrued on it is settled with the close. `liquidation`: the
- * position's liquidation price when the caller keeps it.
+ * position's liquidation price when the caller keeps it; `out`: where to write the figures.
  */
 export function applyClose(
   p: HeldPosition,
@@ -192,6 +236,7 @@ export function applyClose(
   closeType: CloseType,
   fees: CopyFees,
   liquidation = liquidationOf(p),
+  out?: FillFigures & { closeType: CloseType },
 ): FillFigures & { closeType: CloseType } {
   const type: CloseType = pastLiquidation(p.isLong, price, liquidation) ? 'LIQUIDATE' : closeType;
   const notional = notionalOf(p.sizeTokens, price);
@@ -201,7 +246,10 @@ export function applyClose(
   const balanceDelta = realised - fee + p.funding;
   p.margin = 0;
   p.sizeTokens = 0;
-  return { closeType: type, notional, fee, realised, balanceDelta };
+  if (!out) return { closeType: type, notional, fee, realised, balanceDelta };
+  figures(out, notional, fee, realised, balanceDelta);
+  out.closeType = type;
+  return out;
 }
 
 /** FORCE_CLOSE: the position's PnL at `price` (never below −margin) realised without trading or fee. */

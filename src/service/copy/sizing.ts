@@ -28,18 +28,27 @@ export interface OpenSize {
   tokens: number;
 }
 
-/** margin = volume × f; leverage = min(copy leverage, the venue's max); tokens = size / price. */
+/**
+ * margin = volume × f; leverage = min(copy leverage, the venue's max); tokens = size / price.
+ * `out`: where to write it (a new object without).
+ */
 export function openSize(
   volume: number,
   factor: number,
   leverage: number,
   maxLeverage: number | null,
   price: number,
+  out?: OpenSize,
 ): OpenSize {
   const margin = roundUsd(volume * factor);
   const capped = maxLeverage === null ? leverage : Math.min(leverage, maxLeverage);
   const notional = roundUsd(margin * capped);
-  return { margin, leverage: capped, notional, tokens: notional / price };
+  if (!out) return { margin, leverage: capped, notional, tokens: notional / price };
+  out.margin = margin;
+  out.leverage = capped;
+  out.notional = notional;
+  out.tokens = notional / price;
+  return out;
 }
 
 /** What an INCREASE needs to know about the copy position and its copy trade. */
