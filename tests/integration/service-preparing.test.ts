@@ -95,6 +95,9 @@ describe('the local service while it prepares its data', () => {
     expect(states.at(-1)?.state).toBe('starting');
     expect(states.some((s) => s.state === 'ready')).toBe(false);
     expect(await preparingStep(url)).not.toBeNull();
+    // When the core took the preparation for done, and when its client got the data (ms).
+    let preparedAt = Infinity;
+    const prepared = service.prepared().then(() => (preparedAt = performance.now()));
 
     // Login (its writes included) and tokens answer at once.
     const token = await login(url);
@@ -115,9 +118,9 @@ describe('the local service while it prepares its data', () => {
     const client = new ServiceClient(localProfile(url), {
       credentials: staticCredentials({ accessToken: token }),
     });
-    let clientAnswered = false;
+    let clientAnsweredAt = Infinity;
     const viaClient = client.statisticFilter(PROTOCOL, {}).then((page) => {
-      clientAnswered = true;
+      clientAnsweredAt = performance.now();
       return page;
     });
 
@@ -125,14 +128,19 @@ describe('the local service while it prepares its data', () => {
     // worker's short transactions leave the service's own writes room.
     const steps = new Set<string>();
     const answers: number[] = [];
-    for (let step = await preparingStep(url); step !== null; step = await preparingStep(url)) {
+    /** When the last health request that was answered "preparing" was sent. */
+    let lastPreparingAskedAt = 0;
+    for (;;) {
+      const askedAt = performance.now();
+      const step = await preparingStep(url);
+      if (step === null) break;
+      lastPreparingAskedAt = askedAt;
       steps.add(step);
       answers.push((await getJson(`${url}/pairs/tokens`)).status);
       answers.push(
         (await postJson(`${url}/auth/web3/login`, { address: privateKeyToAccount(DEMO_PRIVATE_KEY).address }))
           .status,
       );
-      expect(clientAnswered).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     expect(answers.length).toBeGreaterThan(10);
@@ -141,8 +149,12 @@ describe('the local service while it prepares its data', () => {
 
     // Prepared: the core says ready, and the statistics answer.
     await vi.waitFor(() => expect(states.at(-1)?.state).toBe('ready'), { timeout: 30_000 });
+    await prepared;
     const page = await viaClient;
     expect(page.meta.total).toBeGreaterThan(0);
+    // Neither the core nor its client took the service for prepared while it still said otherwise.
+    expect(preparedAt).toBeGreaterThan(lastPreparingAskedAt);
+    expect(clientAnsweredAt).toBeGreaterThan(lastPreparingAskedAt);
     const answered = await postJson(`${url}${statisticsPath}`, {}, { authorization: token });
     expect(answered.status).toBe(200);
     expect((answered.body.meta as { total: number }).total).toBe(page.meta.total);

@@ -63,7 +63,10 @@ export interface Core {
   events: CoreEvents;
   /** The active profile. */
   profile(): ServiceProfile;
-  /** Resolves when the local service answers (it may be seeding its world first); at once without one. */
+  /**
+   * Resolves when the local service is ready: listening and done preparing its data (a first start
+   * answers tokens and login before that: docs/core.md); at once without one.
+   */
   ready(): Promise<void>;
   /** The local service's process id while it runs (diagnostics and tests). */
   localServicePid(): number | null;
@@ -242,6 +245,7 @@ async function startLockedCore(options: CoreOptions, lock: DataDirLock): Promise
     profile: activeProfile,
     ready: async () => {
       await localService?.ready();
+      await localService?.prepared();
     },
     localServicePid: () => localService?.pid ?? null,
     localServiceArgs: () => localService?.currentArgs ?? null,

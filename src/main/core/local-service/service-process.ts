@@ -130,6 +130,14 @@ export class LocalServiceProcess {
   }
 
   /**
+   * Resolves once the latest start is done preparing its data (at once for a service that had
+   * none to prepare), or once that start ended without; `ready()` says whether it succeeded.
+   */
+  prepared(): Promise<void> {
+    return this.preparing;
+  }
+
+  /**
    * Stops the service and starts it again with `args` (the user changed its data sources). Waits
    * for a start under way first, its data preparation included (the first start may be seeding
    * the demo world, which must not be cut short), then stops the running process (not counted as a failure, not restarted by
