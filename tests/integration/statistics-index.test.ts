@@ -27,6 +27,7 @@ import {
 } from '../../src/service/statistics/writer';
 import type { StatisticValues } from '../../src/service/analytics/statistics';
 import { replacePopulation } from '../support/statistics-world';
+import { storeAllStatisticJson } from '../../src/service/statistics/stored-json';
 import { compileSearch, runSearch } from '../../src/service/graphql/search';
 import { statisticsDataSet } from '../../src/service/graphql/datasets';
 import type { GraphqlSearchBody } from '../../src/shared/api/graphql';
@@ -175,7 +176,8 @@ describe('the statistics index', () => {
             withRanking: true,
           });
           expect(page.total).toBe(expected.total);
-          expect(page.rows).toEqual(expected.json);
+          // Parsed: the ranking is written by JavaScript now (100, where SQLite wrote 100.0).
+          expect(page.rows.map(parse)).toEqual(expected.json.map(parse));
         },
       ),
       { numRuns: 300 },
@@ -267,11 +269,11 @@ describe('the statistics index', () => {
 
   it("sees writes at once: a recompute, then one trader's update, move the answers", () => {
     const before = sqlPage('PROP_B', [], [{ field: 'pnl', direction: 'desc' }], 20, 0);
-    expect(filterStatistics(db, query('PROP_B')).rows).toEqual(before.json);
+    expect(filterStatistics(db, query('PROP_B')).rows.map(parse)).toEqual(before.json.map(parse));
     recompute(7, Date.now());
     const after = sqlPage('PROP_B', [], [{ field: 'pnl', direction: 'desc' }], 20, 0);
     expect(after.json).not.toEqual(before.json);
-    expect(filterStatistics(db, query('PROP_B')).rows).toEqual(after.json);
+    expect(filterStatistics(db, query('PROP_B')).rows.map(parse)).toEqual(after.json.map(parse));
     // One trader's records, as the live market stores them: that trader now leads.
     const row = db
       .prepare(`SELECT * FROM statistics WHERE protocol = 'PROP_B' AND ${CURRENT_ROWS} ORDER BY id LIMIT 1`)
@@ -280,8 +282,50 @@ describe('the statistics index', () => {
     (record.values as unknown as Record<string, number>).pnl = 1e9;
     writeGeneration(db, { protocol: 'PROP_B', account: row.account as string }, [record], Date.now());
     const moved = filterStatistics(db, query('PROP_B'));
-    expect(moved.rows).toEqual(sqlPage('PROP_B', [], [{ field: 'pnl', direction: 'desc' }], 20, 0).json);
+    expect(moved.rows.map(parse)).toEqual(
+      sqlPage('PROP_B', [], [{ field: 'pnl', direction: 'desc' }], 20, 0).json.map(parse),
+    );
     expect((JSON.parse(moved.rows[0]!) as { id: string }).id).toBe(row.id);
+  });
+
+  it('takes in row writes, deletions and in-place percentile rewrites by patching populations', () => {
+    const index = statisticsIndexOf(db);
+    index.current();
+    const before = { ...index.counts };
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom('update', 'delete', 'insert', 'rerank'),
+            pick: fc.nat(),
+            value: fc.constantFrom(...POOL, null),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.array(condition, { maxLength: 2 }),
+        sortTerm,
+        (changes, conditions, sort) => {
+          for (const change of changes) mutate(change.kind, change.pick, change.value);
+          for (const protocol of ['PROP_A', 'PROP_B']) {
+            const expected = sqlPage(protocol, conditions, [sort], 40, 0);
+            const page = filterStatistics(db, {
+              protocol,
+              conditions: [{ from: 'ranges', list: conditions }],
+              sort,
+              limit: 40,
+              offset: 0,
+              withRanking: true,
+            });
+            expect(page.total).toBe(expected.total);
+            expect(page.rows.map(parse)).toEqual(expected.json.map(parse));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // The changes went through patches and re-rankings, not only full reads.
+    expect(index.counts.patches).toBeGreaterThan(before.patches);
+    expect(index.counts.rankings).toBeGreaterThan(before.rankings);
   });
 
   it('keeps a search-after on its point in time across a recompute between two pages', () => {
@@ -346,6 +390,8 @@ const query = (protocol: string) => ({
   offset: 0,
   withRanking: true,
 });
+
+const parse = (text: string): unknown => JSON.parse(text);
 
 const idOf = (row: Uint8Array): string =>
   (JSON.parse(Buffer.from(row).toString('utf8')) as { id: string }).id;
@@ -418,4 +464,37 @@ function recordOf(row: Record<string, unknown>, next: () => number): RecordToSto
     values: values as unknown as StatisticValues,
     ranking,
   };
+}
+
+/** One change written straight into the store, as a writer (or another tool) might. */
+function mutate(kind: string, pick: number, value: number | null): void {
+  const rows = db
+    .prepare(
+      `SELECT protocol, type, id, gen_from FROM statistics WHERE ${CURRENT_ROWS} ORDER BY protocol, type, id`,
+    )
+    .all() as { protocol: string; type: string; id: string; gen_from: number }[];
+  const row = rows[pick % rows.length]!;
+  const key = [row.protocol, row.type, row.id, row.gen_from];
+  const where = 'protocol = ? AND type = ? AND id = ? AND gen_from = ?';
+  if (kind === 'update') {
+    db.prepare(`UPDATE statistics SET "pnl" = ?, "winRate" = ? WHERE ${where}`).run(value, value, ...key);
+    db.prepare(`DELETE FROM statistic_json WHERE ${where}`).run(...key);
+    storeAllStatisticJson(db);
+  } else if (kind === 'delete') {
+    db.prepare(`DELETE FROM statistics WHERE ${where}`).run(...key);
+    db.prepare(`DELETE FROM statistic_json WHERE ${where}`).run(...key);
+  } else if (kind === 'insert') {
+    const id = `${row.id.slice(0, 20)}${String(pick % 10000).padStart(4, '0')}`;
+    const columns = (db.prepare("SELECT name FROM pragma_table_info('statistics')").pluck().all() as string[])
+      .map((c) => `"${c}"`)
+      .join(', ');
+    db.prepare(
+      `INSERT OR IGNORE INTO statistics (${columns}) SELECT ${columns.replace('"id"', '?').replace('"account"', '?')} FROM statistics WHERE ${where}`,
+    ).run(id, `0x${id.padStart(40, '0')}`, ...key);
+    storeAllStatisticJson(db);
+  } else {
+    db.prepare(
+      `UPDATE statistics SET "rk_pnl" = ?, "rk_winRate" = ? WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS}`,
+    ).run(value ?? 0, value ?? 0, row.protocol, row.type);
+  }
 }

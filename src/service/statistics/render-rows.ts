@@ -2,7 +2,7 @@ import type { RecordRef } from '../../shared/statistics-index';
 import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
 import { CURRENT_ROWS } from '../store/statistics';
-import { statisticJsonSql } from './json-rows';
+import { RANKING_KEYS } from '../../shared/api/statistics';
 import { GEN_FROM_COLUMN } from './statistics-index';
 import { pageWithStoredJson } from './stored-json';
 
@@ -21,18 +21,28 @@ const PAGE_KEYS = `SELECT key AS at, json_extract(value, '$[0]') AS k_protocol,
   json_extract(value, '$[1]') AS k_type, json_extract(value, '$[2]') AS k_id FROM json_each(?)`;
 
 /**
- * The API JSON of current records found by the index, in the page's order, rendered by SQLite
- * from each row as the SQL filters did (with the ranking for the public filter).
+ * The API JSON of current records found by the index, in the page's order: each record's stored
+ * JSON (stored-json.ts), with the public filter's `ranking` object written from the index's
+ * ranking columns. Rendering 20 records with SQLite's json_object cost more CPU than the whole
+ * index search (docs/statistics.md, "The columnar index").
  */
 export function currentRowsJson(db: ServiceDb, refs: readonly RecordRef[], withRanking: boolean): string[] {
   if (refs.length === 0) return [];
-  return prepareCached(
-    db,
-    `WITH page AS (${PAGE_KEYS}) SELECT ${statisticJsonSql(withRanking)} FROM page JOIN statistics
-       ON protocol = k_protocol AND type = k_type AND id = k_id AND ${CURRENT_ROWS} ORDER BY at`,
-    'pluck',
-  ).all(keysParam(refs, false)) as string[];
+  const texts = storedRowsJson(db, refs).map((bytes) => Buffer.from(bytes).toString('utf8'));
+  if (!withRanking) return texts;
+  return texts.map((text, i) => `${text.slice(0, -1)},"ranking":${rankingJson(refs[i] as RecordRef)}}`);
 }
+
+/** `{"avgDuration":…,…}` in the order of RANKING_KEYS, a missing percentile as null (as SQL wrote it). */
+function rankingJson({ population, row }: RecordRef): string {
+  let out = '{';
+  for (let k = 0; k < RANKING_FIELDS.length; k += 1) {
+    const value = population.number(RANKING_FIELDS[k] as string)[row] as number;
+    out += `${k > 0 ? ',' : ''}"${RANKING_KEYS[k] as string}":${Number.isNaN(value) ? 'null' : JSON.stringify(value)}`;
+  }
+  return `${out}}`;
+}
+const RANKING_FIELDS = RANKING_KEYS.map((k) => `ranking.${k}`);
 
 /** The full `statistics` rows of current records found by the index, in the page's order. */
 export function currentRows(db: ServiceDb, refs: readonly RecordRef[]): Record<string, unknown>[] {

@@ -44,6 +44,25 @@ export class Population {
     }
   }
 
+  /**
+   * The same records with some numeric columns replaced (the live market rewrites percentiles in
+   * place): every other column, and its permutation once made, is shared rather than copied.
+   */
+  withNumbers(replaced: Readonly<Record<string, Float64Array>>): Population {
+    const next = new Population(
+      this.key,
+      { ...this.columns, numbers: { ...this.columns.numbers, ...replaced } },
+      this.tieField,
+    );
+    for (const [field, order] of this.orders) {
+      if (!Object.hasOwn(replaced, field)) next.orders.set(field, order);
+    }
+    for (const [field, count] of this.nullCounts) {
+      if (!Object.hasOwn(replaced, field)) next.nullCounts.set(field, count);
+    }
+    return next;
+  }
+
   /** The kind of `field` here, or undefined when the population has no such column. */
   kindOf(field: string): ColumnKind | undefined {
     if (Object.hasOwn(this.columns.numbers, field)) return 'number';
