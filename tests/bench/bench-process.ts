@@ -12,8 +12,8 @@ export interface BenchService {
  * The local service on `dbPath` as its own process, as the terminal runs it (so the load generator
  * or the core does not share its thread): an ephemeral port, no seeding, no rate limit to speak of.
  */
-export async function startService(dbPath: string): Promise<BenchService> {
-  const { child, url: listening } = spawnServiceProcess(dbPath, ['--rate-limit', '10000000']);
+export async function startService(dbPath: string, args: readonly string[] = []): Promise<BenchService> {
+  const { child, url: listening } = spawnServiceProcess(dbPath, ['--rate-limit', '10000000', ...args]);
   const url = await listening;
   return {
     url,
