@@ -1,19 +1,13 @@
 /** The one shape every handler answers with: nothing throws across the bridge (ARCHITECTURE.md). */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
-/** Error codes the terminal shows to the user; the service's own codes pass through unchanged. */
-export const appErrorCodes = [
-  'VALIDATION_FAILED',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'QUOTA_EXCEEDED',
-  'INSUFFICIENT_BALANCE',
-  'PIT_EXPIRED',
-  'RATE_LIMITED',
-  'INTERNAL',
-  'PREPARING',
+import { SERVICE_ERROR_CODES } from './api/common';
+
+/**
+ * Codes only the terminal raises, about itself: no service answers with these. The service's
+ * codes are written once, in `SERVICE_ERROR_CODES` (docs/api.md, Errors).
+ */
+export const TERMINAL_ERROR_CODES = [
   'OFFLINE',
   'TIMEOUT',
   'NO_WALLET',
@@ -21,7 +15,14 @@ export const appErrorCodes = [
   'KEYCHAIN_UNAVAILABLE',
   'UNKNOWN_CHANNEL',
 ] as const;
+
+/** Error codes the terminal shows to the user: the service's, passed through unchanged, and its own. */
+export const appErrorCodes = [...SERVICE_ERROR_CODES, ...TERMINAL_ERROR_CODES] as const;
 export type AppErrorCode = (typeof appErrorCodes)[number];
+
+/** Whether `code` (read from an answer, so of any type) is one the terminal knows. */
+export const isAppErrorCode = (code: unknown): code is AppErrorCode =>
+  (appErrorCodes as readonly unknown[]).includes(code);
 
 /** A failure in words: `message` is one sentence a trader can act on. */
 export interface AppError {

@@ -200,7 +200,7 @@ export interface Paged<T> {
   meta: PageMeta;
 }
 
-/** Error codes of decisions.md (Errors). */
+/** Error codes a service answers with (docs/api.md, Errors); the terminal adds its own in result.ts. */
 export const SERVICE_ERROR_CODES = [
   'VALIDATION_FAILED',
   'UNAUTHORIZED',

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { AppErrorCode } from '../../../shared/result';
-import { appErrorCodes } from '../../../shared/result';
+import { isAppErrorCode, type AppErrorCode } from '../../../shared/result';
 import { describeIssues } from '../../../shared/validation';
 import { preparingProgressSchema, type PreparingProgress } from '../../../shared/api/preparing';
 import { CoreError } from '../errors';
@@ -165,9 +164,7 @@ function answerError(response: Response, json: unknown): ServiceRequestError {
     : typeof body.message === 'string'
       ? body.message
       : `HTTP ${response.status} ${response.statusText}`;
-  const code = (appErrorCodes as readonly string[]).includes(String(body.code))
-    ? (body.code as AppErrorCode)
-    : codeOfStatus(response.status);
+  const code = isAppErrorCode(body.code) ? body.code : codeOfStatus(response.status);
   const retryAfter = Number(response.headers.get('retry-after'));
   const preparing = preparingProgressSchema.safeParse(body.preparing);
   return new ServiceRequestError(

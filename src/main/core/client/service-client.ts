@@ -8,7 +8,7 @@ import {
   type ServiceProfile,
   type WithdrawFees,
 } from '../../../shared/profile';
-import { appErrorCodes, type AppErrorCode } from '../../../shared/result';
+import { isAppErrorCode } from '../../../shared/result';
 import {
   activityLogSchema,
   type ActivityLog,
@@ -660,6 +660,3 @@ export class ServiceClient {
 }
 
 const nonEmpty = (value: string | null): string | null => (value && value.trim() !== '' ? value : null);
-
-const isAppErrorCode = (code: unknown): code is AppErrorCode =>
-  (appErrorCodes as readonly unknown[]).includes(code);
