@@ -7,15 +7,13 @@ import {
   type SweepRank,
   type SweepRequest,
 } from '../../shared/api/backtest';
-import type { TokenMeta } from './trader-orders';
-import type { SourceOrder } from '../copy/types';
 import type { FilterSubject } from '../copy/filters';
 import { PriceSeries, type PriceSeriesData } from './price-series';
 import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { simulate } from './simulate';
 import { runSettingsOf, sweptOf, type SweptValues } from './settings';
 import { summaryOf } from './summary';
-import { traderOf, type TraderOrders } from './trader-orders';
+import { TraderOrders, type OrderColumns, type TokenMeta } from './trader-orders';
 import type { SweepPool } from './sweep-pool';
 
 /** One account ready to run: its orders, its price paths, the OPENs its filters skip. */
@@ -29,7 +27,7 @@ export interface PreparedTrader {
 export interface PreparedData {
   account: string;
   protocol: string;
-  orders: readonly SourceOrder[];
+  columns: OrderColumns;
   tokens: readonly TokenMeta[];
   kind: PricePaths['kind'];
   series: PriceSeriesData[];
@@ -51,7 +49,7 @@ export interface SweepTask {
 export const dataOf = (p: PreparedTrader): PreparedData => ({
   account: p.trader.account,
   protocol: p.trader.protocol,
-  orders: p.trader.orders,
+  columns: p.trader.columns(),
   tokens: p.trader.tokens,
   kind: p.paths.kind,
   series: p.paths.series.map((s) => s.data()),
@@ -59,10 +57,7 @@ export const dataOf = (p: PreparedTrader): PreparedData => ({
 });
 
 export function preparedOf(d: PreparedData): PreparedTrader {
-  const byKey = new Map(d.tokens.map((t) => [t.indexToken.toLowerCase(), t]));
-  const trader = traderOf(d.account, d.protocol, d.orders, (indexToken) =>
-    byKey.get(indexToken.toLowerCase())!,
-  );
+  const trader = new TraderOrders(d.account, d.protocol, d.columns, d.tokens);
   return { trader, paths: { kind: d.kind, series: d.series.map((s) => PriceSeries.of(s)) }, mask: d.mask };
 }
 

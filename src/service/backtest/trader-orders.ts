@@ -17,6 +17,20 @@ export interface TokenMeta {
   maxLeverage: number | null;
 }
 
+/** A trader's orders as columns, one typed array per field, index i the i-th order in time order. */
+export interface OrderColumns {
+  time: Float64Array;
+  type: Uint8Array;
+  isLong: Uint8Array;
+  isLiquidate: Uint8Array;
+  /** Index into the trader's tokens. */
+  token: Int32Array;
+  sizeDelta: Float64Array;
+  collateralDelta: Float64Array;
+  sizeBefore: Float64Array;
+  price: Float64Array;
+}
+
 /**
  * A trader's orders in time order (ties keep their stored order), columns in typed arrays. The
  * look-back history of volume protection is kept as the OPEN/INCREASE margins in time order.
@@ -45,40 +59,29 @@ export class TraderOrders {
   constructor(
     readonly account: string,
     readonly protocol: string,
-    /** The orders as read, kept to hand the trader to a worker thread. */
-    readonly orders: readonly SourceOrder[],
+    /** The columns, kept as they are: a worker thread gets them as they are (`columns()`). */
+    c: OrderColumns,
     readonly tokens: readonly TokenMeta[],
-    tokenIndex: (indexToken: string) => number,
   ) {
-    const n = orders.length;
+    const n = c.time.length;
     this.n = n;
-    this.time = new Float64Array(n);
-    this.type = new Uint8Array(n);
-    this.isLong = new Uint8Array(n);
-    this.isLiquidate = new Uint8Array(n);
-    this.token = new Int32Array(n);
-    this.sizeDelta = new Float64Array(n);
-    this.collateralDelta = new Float64Array(n);
-    this.sizeBefore = new Float64Array(n);
-    this.price = new Float64Array(n);
+    this.time = c.time;
+    this.type = c.type;
+    this.isLong = c.isLong;
+    this.isLiquidate = c.isLiquidate;
+    this.token = c.token;
+    this.sizeDelta = c.sizeDelta;
+    this.collateralDelta = c.collateralDelta;
+    this.sizeBefore = c.sizeBefore;
+    this.price = c.price;
     this.historyEnd = new Int32Array(n);
     const grows: number[] = [];
     const growTimes: number[] = [];
-    orders.forEach((o, i) => {
-      this.time[i] = o.blockTimeMs;
-      this.type[i] = ORDER_CODE[o.type];
-      this.isLong[i] = o.isLong ? 1 : 0;
-      this.isLiquidate[i] = o.isLiquidate ? 1 : 0;
-      this.token[i] = tokenIndex(o.indexToken);
-      this.sizeDelta[i] = o.sizeDeltaUsd;
-      this.collateralDelta[i] = o.collateralDeltaUsd;
-      this.sizeBefore[i] = o.sizeBeforeUsd;
-      this.price[i] = o.price;
-      if (o.type === 'OPEN' || o.type === 'INCREASE') {
-        grows.push(o.collateralDeltaUsd);
-        growTimes.push(o.blockTimeMs);
+    for (let i = 0; i < n; i += 1)
+      if (this.type[i] === ORDER_CODE.OPEN || this.type[i] === ORDER_CODE.INCREASE) {
+        grows.push(this.collateralDelta[i]!);
+        growTimes.push(this.time[i]!);
       }
-    });
     this.growMargins = Float64Array.from(grows);
     // The live engine reads the orders strictly before this one's time (copy/store.ts lookBack).
     let h = 0;
@@ -96,6 +99,12 @@ export class TraderOrders {
         }
       return new PriceSeries(Float64Array.from(prices), Float64Array.from(times));
     });
+  }
+
+  /** The order columns, to hand the trader to a worker thread (which rebuilds the rest from them). */
+  columns(): OrderColumns {
+    const { time, type, isLong, isLiquidate, token, sizeDelta, collateralDelta, sizeBefore, price } = this;
+    return { time, type, isLong, isLiquidate, token, sizeDelta, collateralDelta, sizeBefore, price };
   }
 
   /** The order's type by name. */
@@ -163,5 +172,28 @@ export function traderOf(
     }
     return k;
   };
-  return new TraderOrders(account, protocol, orders, tokens, tokenIndex);
+  const n = orders.length;
+  const c: OrderColumns = {
+    time: new Float64Array(n),
+    type: new Uint8Array(n),
+    isLong: new Uint8Array(n),
+    isLiquidate: new Uint8Array(n),
+    token: new Int32Array(n),
+    sizeDelta: new Float64Array(n),
+    collateralDelta: new Float64Array(n),
+    sizeBefore: new Float64Array(n),
+    price: new Float64Array(n),
+  };
+  orders.forEach((o, i) => {
+    c.time[i] = o.blockTimeMs;
+    c.type[i] = ORDER_CODE[o.type];
+    c.isLong[i] = o.isLong ? 1 : 0;
+    c.isLiquidate[i] = o.isLiquidate ? 1 : 0;
+    c.token[i] = tokenIndex(o.indexToken);
+    c.sizeDelta[i] = o.sizeDeltaUsd;
+    c.collateralDelta[i] = o.collateralDeltaUsd;
+    c.sizeBefore[i] = o.sizeBeforeUsd;
+    c.price[i] = o.price;
+  });
+  return new TraderOrders(account, protocol, c, tokens);
 }
