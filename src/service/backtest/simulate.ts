@@ -430,7 +430,8 @@ class Run {
     this.open[key] = copy;
     this.held += micros(copy.margin);
     this.balance = roundUsd(this.balance - openFee);
-    this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: openFee, realised: 0 });
+    if (this.onFill)
+      this.fill(copy, 'OPEN', at, price, { notional: size.notional, fee: openFee, realised: 0 });
   }
 
   private fill(
