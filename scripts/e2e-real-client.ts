@@ -227,6 +227,8 @@ const serviceArgs = (db: string, extra: string[]) => [
   ...extra,
 ];
 const LISTENING = /listening on (http:\/\/[\d.:]+)/;
+/** A first start listens before it has seeded its world, then says so (docs/service.md). */
+const PREPARED = /listening on (http:\/\/[\d.:]+)[\s\S]*prepared its data in/;
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null) return;
@@ -306,7 +308,7 @@ async function prepareData(opts: Options): Promise<string> {
     serviceArgs(db, ['--demo', '--port', '0']),
     process.cwd(),
     process.env,
-    LISTENING,
+    PREPARED,
   );
   await stop(seeding.child);
   const csv = join(dataDir, 'fills.csv');

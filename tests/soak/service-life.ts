@@ -38,11 +38,18 @@ export async function startService(dbPath: string, args: readonly string[]): Pro
       () => reject(new Error(`the service did not listen in 120 s:\n${tail.join('')}`)),
       120_000,
     );
+    // Read until it is ready; what it prints after goes only to the tail.
+    let output: string | null = '';
     child.stdout.on('data', (chunk: Buffer) => {
       keep(chunk);
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(chunk.toString());
-      if (match?.[1]) {
+      if (output === null) return;
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      // A first start listens before it has prepared its data (docs/service.md): wait for that too.
+      const prepared = !/preparing its data/.test(output) || /prepared its data in/.test(output);
+      if (match?.[1] && prepared) {
         clearTimeout(timer);
+        output = null;
         resolve(match[1]);
       }
     });
