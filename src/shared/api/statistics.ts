@@ -300,6 +300,16 @@ export type Ranking = z.infer<typeof rankingSchema>;
 /** A ranking as the local service computes it: every key. */
 export type FullRanking = Required<Ranking>;
 
+/**
+ * One item of the public statistic filter: the public record, with the trader's percentiles when
+ * the deployment sends them. The terminal's leaderboard rows are exactly these items, whether they
+ * come from the service or from a downloaded dataset.
+ */
+export const publicStatisticItemSchema = publicPositionStatisticSchema.extend({
+  ranking: rankingSchema.optional(),
+});
+export type PublicStatisticItem = z.infer<typeof publicStatisticItemSchema>;
+
 /** A statistic record with its ranking (single-trader endpoint). */
 export const rankedPositionStatisticSchema = positionStatisticSchema.extend({ ranking: rankingSchema });
 export type RankedPositionStatistic = z.infer<typeof rankedPositionStatisticSchema>;

@@ -61,17 +61,15 @@ import {
 import {
   positionStatisticSchema,
   pnlStatisticsResponseSchema,
-  publicPositionStatisticSchema,
-  rankingSchema,
+  publicStatisticItemSchema,
   searchAfterResponseSchema,
   SEARCH_AFTER_PATH,
   traderStatisticsByWindowSchema,
   type PnlStatisticsRequestInput,
   type PnlStatisticsResponse,
   type PositionStatistic,
-  type PublicPositionStatistic,
   type PublicStatisticFilterBodyInput,
-  type Ranking,
+  type PublicStatisticItem,
   type SearchAfterRequestInput,
   type SearchAfterResponse,
   type StatisticFilterBodyInput,
@@ -136,9 +134,6 @@ export interface ServiceClientOptions {
   preparing?: Partial<PreparingPolicy>;
 }
 
-/** A public statistic filter item: the spec's subset, with the trader's percentiles when sent. */
-export type PublicStatisticFilterItem = PublicPositionStatistic & { ranking?: Ranking };
-
 /** The four GraphQL searches answer these items. */
 export interface GraphqlItems {
   searchTopOpeningPosition: Position;
@@ -161,10 +156,6 @@ export interface GraphqlSearchOptions {
   /** Fields to select instead of every field the item schema reads (required fields must stay). */
   selection?: string;
 }
-
-const publicStatisticItemSchema = publicPositionStatisticSchema.extend({
-  ranking: rankingSchema.optional(),
-});
 
 const seg = (value: string): string => encodeURIComponent(value);
 
@@ -254,7 +245,7 @@ export class ServiceClient {
   async publicStatisticFilter(
     protocol: string,
     body: PublicStatisticFilterBodyInput = {},
-  ): Promise<Paged<PublicStatisticFilterItem>> {
+  ): Promise<Paged<PublicStatisticItem>> {
     return this.read(
       'POST',
       `/public/${seg(protocol)}/position/statistic/filter`,

@@ -11,12 +11,12 @@ import {
   zStrict,
 } from '../../api/common';
 import {
-  publicPositionStatisticSchema,
-  rankingSchema,
+  publicStatisticItemSchema,
   RANKING_FIELDS,
   STATISTIC_FIELDS,
   pnlSeriesSchema,
   PNL_STATISTICS_ACCOUNTS_MAX,
+  type PublicStatisticItem,
 } from '../../api/statistics';
 import { addressSchema } from '../../api/common';
 import { cached } from './freshness';
@@ -53,15 +53,12 @@ export const leaderboardPageRequestSchema = zStrict({
 });
 export type LeaderboardPageRequest = z.input<typeof leaderboardPageRequestSchema>;
 
-/** A leaderboard row: the public statistic record with its percentiles. */
-export const leaderboardRowSchema = publicPositionStatisticSchema.extend({
-  ranking: rankingSchema.optional(),
-});
-export type LeaderboardRow = z.infer<typeof leaderboardRowSchema>;
+/** A leaderboard row: one item of the public statistic filter, as the service defines it. */
+export type LeaderboardRow = PublicStatisticItem;
 
 export const leaderboardPageSchema = cached(
   z.object({
-    rows: z.array(leaderboardRowSchema),
+    rows: z.array(publicStatisticItemSchema),
     total: z.number(),
     /** Where the rows came from: the service, or datasets downloaded for offline use. */
     origin: z.enum(['service', 'downloaded']),
