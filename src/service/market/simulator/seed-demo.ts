@@ -214,8 +214,9 @@ function writeMarkPrices(db: ServiceDb, world: World): void {
 type Reporter = (progress: SeedProgress, force?: boolean) => void;
 
 /**
- * Test hook (docs/testing.md, First start): `COPYDESK_TEST_SLOW_SEED_MS` makes seeding that much
- * slower, as on a busy machine, blocking like the real work does and reporting progress as it goes,
+ * Test hook (docs/ui.md, First start): `COPYDESK_TEST_SLOW_SEED_MS` makes seeding that much
+ * slower, as on a busy machine, blocking like the real work does (in the service's preparing
+ * worker thread: docs/service.md, Listening while preparing) and reporting progress as it goes,
  * so that a first start can be watched for longer than any timeout. Read only here.
  */
 export const SLOW_SEED_ENV = 'COPYDESK_TEST_SLOW_SEED_MS';
