@@ -20,6 +20,15 @@ import {
 import { EngineState } from './state';
 import type { PriceTick, SourceOrder } from './types';
 
+/**
+ * volumeProtection's look-back: the account's last OPEN/INCREASE margins on the protocol. It must
+ * go through the (account, time) index; a protocol-wide one would read every trader's orders for
+ * each copied OPEN (pinned by tests/unit/service/copy/engine-query-plans.test.ts).
+ */
+export const LOOK_BACK_SQL = `SELECT collateral_delta FROM orders
+  WHERE account = ? AND protocol = ? AND type IN ('OPEN', 'INCREASE') AND block_time_ms < ?
+  ORDER BY block_time_ms DESC LIMIT ?`;
+
 /** The statements, compiled once per engine. */
 function statements(db: ServiceDb) {
   const p = (sql: string) => db.prepare(sql);
@@ -53,9 +62,7 @@ function statements(db: ServiceDb) {
        is_reverse, type, reason, created_at_ms, seq)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
        (SELECT COALESCE(MAX(seq), 0) + 1 FROM activity_logs WHERE user_id = ?))`),
-    lookBack: p(`SELECT collateral_delta FROM orders
-      WHERE account = ? AND protocol = ? AND type IN ('OPEN', 'INCREASE') AND block_time_ms < ?
-      ORDER BY block_time_ms DESC LIMIT ?`).pluck(),
+    lookBack: p(LOOK_BACK_SQL).pluck(),
     walletName: p('SELECT name FROM copy_wallets WHERE id = ?').pluck(),
   };
 }

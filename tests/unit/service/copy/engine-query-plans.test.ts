@@ -1,0 +1,29 @@
+// The copy engine's one read of the market's tables, volume protection's look-back, must find the
+// account's orders through the (account, time) index. Without table statistics SQLite may pick a
+// protocol-wide index instead, which would read every trader's orders for each copied OPEN: the
+// cost would grow with the venue's history (docs/copy-engine.md, OPEN: sizing).
+import { describe, expect, it } from 'vitest';
+import { LOOK_BACK_SQL } from '../../../../src/service/copy/store';
+import { openServiceDatabase } from '../../../../src/service/store/database';
+
+function planOf(sql: string): string {
+  const db = openServiceDatabase(':memory:');
+  try {
+    const args = sql
+      .split('?')
+      .slice(1)
+      .map(() => 'x');
+    const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
+    return rows.map((r) => r.detail).join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+describe("volume protection's look-back", () => {
+  it("reads one account's orders through the (account, time) index, newest first without a sort", () => {
+    const plan = planOf(LOOK_BACK_SQL);
+    expect(plan).toMatch(/SEARCH orders USING INDEX orders_account \(account=\? AND block_time_ms<\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+});
