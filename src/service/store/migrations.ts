@@ -561,4 +561,25 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 12,
+    name: 'live market minutes',
+    up: (db) => {
+      // The live market's marks per symbol per minute, after the seeded history
+      // (docs/simulator.md, "The live market's stored minutes"): first and last tick, OHLC.
+      db.exec(`
+        CREATE TABLE live_marks (
+          symbol TEXT NOT NULL,
+          minute_ms INTEGER NOT NULL,
+          first_ms INTEGER NOT NULL,
+          last_ms INTEGER NOT NULL,
+          open REAL NOT NULL,
+          high REAL NOT NULL,
+          low REAL NOT NULL,
+          close REAL NOT NULL,
+          PRIMARY KEY (symbol, minute_ms)
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];

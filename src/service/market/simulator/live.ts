@@ -8,6 +8,7 @@ import type { SeededRandom } from '../../fixture/random';
 import type { ServiceDb } from '../../store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../../store/positions';
 import { hashString, hex32, mix32, normal, substream } from './draws';
+import { LiveMarksRecorder } from './live-marks';
 import { ACTIVITY_WINDOW_MS, HOUR_MS, dynamicsOf } from './parameters';
 import { SimPosition, cents, positionKey, type OrderStamper, type PositionIdentity } from './position-book';
 import { stepReturn } from './prices';
@@ -72,6 +73,7 @@ export function startLiveMarket(db: ServiceDb, options: LiveMarketOptions): Live
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   const stop = () => {
+    if (!stopped) market.flushMarks();
     stopped = true;
     if (timer) clearTimeout(timer);
     timer = null;
@@ -134,6 +136,8 @@ class LiveMarketState {
   private readonly styles = new Map<string, TraderStyle>();
   private readonly write: ReturnType<typeof positionWriters>;
   private readonly writePrice: Statement<[string, number, number]>;
+  /** The marks per minute, kept for the backtest and the charts (docs/simulator.md). */
+  private readonly marks: LiveMarksRecorder;
   private lastMs: number | null = null;
   private seq = 0;
   private events: LiveEvent[] = [];
@@ -149,6 +153,7 @@ class LiveMarketState {
       `INSERT INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, ?)
        ON CONFLICT(index_token) DO UPDATE SET price = excluded.price, time_ms = excluded.time_ms`,
     );
+    this.marks = new LiveMarksRecorder(db);
     this.loadPrices();
     this.loadOpenPositions();
     const { traders, weights } = this.loadTraders();
@@ -166,6 +171,16 @@ class LiveMarketState {
     const mean = this.options.actionsPerTick ?? 3;
     for (let n = this.random.int(0, 2 * mean); n > 0; n -= 1) this.act(nowMs);
     return this.events;
+  }
+
+  /** Writes the minute being collected; a minute cut short by a crash is lost (a gap). */
+  flushMarks(): void {
+    try {
+      this.marks.flush();
+    } catch (error) {
+      // Stopping never throws: the store may already be closing.
+      console.error(error);
+    }
   }
 
   private emit(event: LiveEvent): void {
@@ -260,7 +275,9 @@ class LiveMarketState {
     const shock = normal(this.random);
     for (const symbol of [...this.prices.keys()].sort()) {
       const r = marketMs > 0 ? stepReturn(this.random, dynamicsOf(symbol), shock, marketMs) : 0;
-      this.prices.set(symbol, (this.prices.get(symbol) as number) * Math.exp(r));
+      const price = (this.prices.get(symbol) as number) * Math.exp(r);
+      this.prices.set(symbol, price);
+      this.marks.record(symbol, price, nowMs);
     }
     const prices = this.tokens().map((t) => ({
       indexToken: t.indexToken,
