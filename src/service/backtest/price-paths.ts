@@ -3,6 +3,7 @@
 // market's marks, or a venue feed's candles — else the trader's own fill prices
 // (docs/backtest.md, Price path).
 import { candlePath, type PathCandle } from '../prices/candle-path';
+import { DemoMarkHistory } from './demo-marks';
 import type { PriceSeries } from './price-series';
 import type { PricePaths } from './simulate';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
@@ -23,7 +24,9 @@ export function pricePathsFor(
   if (used.size === 0) return { kind: 'fills', series: trader.fills };
   const series = trader.fills.slice();
   for (const k of used) {
-    const path = marks(trader.tokens[k]!.pair);
+    const mark = marks(trader.tokens[k]!.pair);
+    // The demo marks past the seeded history are the live market's stored minutes (demo-marks.ts).
+    const path = mark instanceof DemoMarkHistory ? mark.pathFor(trader, k, fromTime, toTime) : mark;
     if (path === null || !agrees(trader, k, path, first, toTime))
       return { kind: 'fills', series: trader.fills };
     series[k] = path;

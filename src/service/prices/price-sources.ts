@@ -1,8 +1,9 @@
 // Where a token's past prices come from (docs/service.md, "Price candles"): the demo market's
-// minute path, else the fills the service stored for the token (every trader's orders, the venue
+// minute path and then the live market's stored minutes, else the fills the service stored for the token (every trader's orders, the venue
 // feed's included), each followed by the token's last stored mark.
 import type { CandleSource } from '../../shared/api/candles';
 import { DemoMarks } from '../backtest/demo-marks';
+import { LiveMarksReader, minuteOf, type LiveMinute } from '../market/simulator/live-marks';
 import type { ServiceDb } from '../store/database';
 import type { PricePoint } from './candle-building';
 
@@ -15,12 +16,14 @@ export interface PricesInRange {
 /** Reads a token's prices from the store (and, with the demo world, its market's minute path). */
 export class PriceSources {
   private readonly marks: DemoMarks;
+  private readonly live: LiveMarksReader;
   private readonly symbolOf;
   private readonly fills;
   private readonly lastMark;
 
   constructor(db: ServiceDb, demo: boolean) {
     this.marks = new DemoMarks(db, demo);
+    this.live = new LiveMarksReader(db);
     this.symbolOf = db.prepare<[string, string], { symbol: string }>(
       'SELECT symbol FROM tokens WHERE protocol = ? AND index_token = ? LIMIT 1',
     );
@@ -53,6 +56,8 @@ export class PriceSources {
         if (timeMs >= toMs) break;
         points.push({ timeMs, price: series.values[i]! });
       }
+      for (const m of this.live.minutes(symbol, minuteOf(fromMs), toMs))
+        if (m.firstMs > series.endMs) points.push(...minutePoints(m));
     } else {
       points = this.fills.all(protocol, indexToken, fromMs, toMs);
       if (points.length > 0) source = 'fills';
@@ -66,6 +71,20 @@ export class PriceSources {
     }
     return { source, points };
   }
+}
+
+/**
+ * A stored live minute as prices in time order: open at its first tick, low and high, close at
+ * its last tick, so that candles of a minute or longer get its open, extremes and close.
+ */
+function minutePoints(m: LiveMinute): PricePoint[] {
+  const mid = Math.floor((m.firstMs + m.lastMs) / 2);
+  return [
+    { timeMs: m.firstMs, price: m.open },
+    { timeMs: mid, price: m.low },
+    { timeMs: mid, price: m.high },
+    { timeMs: m.lastMs, price: m.close },
+  ];
 }
 
 /** The minute path's step (its points are evenly spaced). */
