@@ -45,17 +45,15 @@ export function quantilesOf(db: ServiceDb): Quantiles {
   const out: Quantiles = {};
   for (const field of RANGE_FIELDS) {
     const sql = statisticFields[field]!.sql;
-    const sample = (
-      db
-        .prepare(
-          `SELECT ${sql} FROM statistics WHERE gen_to IS NULL AND ${sql} IS NOT NULL ORDER BY random() LIMIT 4000`,
-        )
-        .pluck()
-        .all() as number[]
-    ).sort((a, b) => a - b);
+    // Every value read and sorted here: SQLite's ORDER BY random() took half a minute at 200,000.
+    const values = db
+      .prepare(`SELECT ${sql} FROM statistics WHERE gen_to IS NULL AND ${sql} IS NOT NULL`)
+      .pluck()
+      .all() as number[];
+    const sorted = Float64Array.from(values).sort();
     out[field] = Array.from(
       { length: 21 },
-      (_, i) => sample[Math.min(sample.length - 1, Math.floor((i / 20) * (sample.length - 1)))] ?? 0,
+      (_, i) => sorted[Math.min(sorted.length - 1, Math.floor((i / 20) * (sorted.length - 1)))] ?? 0,
     );
   }
   return out;

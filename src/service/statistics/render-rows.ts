@@ -1,7 +1,6 @@
 import type { RecordRef } from '../../shared/statistics-index';
 import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
-import { CURRENT_ROWS } from '../store/statistics';
 import { RANKING_KEYS } from '../../shared/api/statistics';
 import { GEN_FROM_COLUMN } from './statistics-index';
 import { pageWithStoredJson } from './stored-json';
@@ -16,9 +15,6 @@ const keysParam = (refs: readonly RecordRef[], withGeneration: boolean): string 
       ...(withGeneration ? [population.number(GEN_FROM_COLUMN)[row]] : []),
     ]),
   );
-
-const PAGE_KEYS = `SELECT key AS at, json_extract(value, '$[0]') AS k_protocol,
-  json_extract(value, '$[1]') AS k_type, json_extract(value, '$[2]') AS k_id FROM json_each(?)`;
 
 /**
  * The API JSON of current records found by the index, in the page's order: each record's stored
@@ -43,16 +39,6 @@ function rankingJson({ population, row }: RecordRef): string {
   return `${out}}`;
 }
 const RANKING_FIELDS = RANKING_KEYS.map((k) => `ranking.${k}`);
-
-/** The full `statistics` rows of current records found by the index, in the page's order. */
-export function currentRows(db: ServiceDb, refs: readonly RecordRef[]): Record<string, unknown>[] {
-  if (refs.length === 0) return [];
-  return prepareCached(
-    db,
-    `WITH page AS (${PAGE_KEYS}) SELECT statistics.* FROM page JOIN statistics
-       ON protocol = k_protocol AND type = k_type AND id = k_id AND ${CURRENT_ROWS} ORDER BY at`,
-  ).all(keysParam(refs, false)) as Record<string, unknown>[];
-}
 
 /**
  * The stored JSON (UTF-8 bytes) of records of any generation a point in time still sees, found

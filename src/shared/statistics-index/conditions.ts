@@ -172,26 +172,78 @@ function boundRange(population: Population, c: FieldCondition, kind: 'number' | 
   return { field: c.field, from, to: Math.max(from, to) };
 }
 
+/** A numeric bound condition tested inline: NaN fails every comparison, as NULL does in SQL. */
+interface NumericBound {
+  values: Float64Array;
+  lo: number;
+  loStrict: boolean;
+  hi: number;
+  hiStrict: boolean;
+}
+
+/** The bounds of a condition on a number column that has nothing but bounds (and `match`), or null. */
+function numericBound(population: Population, c: IndexCondition): NumericBound | null {
+  if ('or' in c || population.kindOf(c.field) !== 'number') return null;
+  if (c.in !== undefined || c.nin !== undefined || c.exists !== undefined || c.match === null) return null;
+  const bounds = [c.match, c.gte, c.gt, c.lte, c.lt].filter((b) => b !== undefined);
+  if (bounds.length === 0 || bounds.some((b) => typeof b !== 'number')) return null;
+  let lo = -Infinity;
+  let loStrict = false;
+  let hi = Infinity;
+  let hiStrict = false;
+  const raise = (v: number, strict: boolean) => {
+    if (v > lo || (v === lo && strict)) [lo, loStrict] = [v, strict];
+  };
+  const lower = (v: number, strict: boolean) => {
+    if (v < hi || (v === hi && strict)) [hi, hiStrict] = [v, strict];
+  };
+  if (c.match !== undefined) {
+    raise(c.match as number, false);
+    lower(c.match as number, false);
+  }
+  if (c.gte !== undefined) raise(c.gte as number, false);
+  if (c.gt !== undefined) raise(c.gt as number, true);
+  if (c.lte !== undefined) lower(c.lte as number, false);
+  if (c.lt !== undefined) lower(c.lt as number, true);
+  return { values: population.number(c.field), lo, loStrict, hi, hiStrict };
+}
+
+let scratch = new Uint32Array(1024);
+
 /**
  * The records of a population that meet the conditions: the narrowest bounded stretch of a
- * sorted column is read, and each record in it is tested against every condition (intersection);
- * with no bound, every record is tested.
+ * sorted column is read, and each record in it is checked against the other conditions
+ * (intersection), plain numeric bounds inline and the rest through their tests; with no bound,
+ * every record is checked.
  */
 export function matchingRecords(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
+  const bounds: NumericBound[] = [];
+  const rest: IndexCondition[] = [];
+  for (const c of conditions) {
+    const bound = numericBound(population, c);
+    if (bound) bounds.push(bound);
+    else rest.push(c);
+  }
   // Conditions on the shared texts (protocol, window) settle a whole population at once.
-  const decided = allOf(conditions.map((c) => conditionTest(population, c)));
+  const decided = allOf(rest.map((c) => conditionTest(population, c)));
   if (decided === false) return new Uint32Array(0);
-  const test = decided === true ? () => true : decided;
+  const test = decided === true ? null : decided;
   const range = narrowestRange(population, conditions);
-  const out: number[] = [];
+  if (scratch.length < population.size) scratch = new Uint32Array(population.size);
+  const out = scratch;
+  let count = 0;
+  const keep = (row: number) => {
+    for (const b of bounds) {
+      const v = b.values[row] as number;
+      if (!(b.loStrict ? v > b.lo : v >= b.lo) || !(b.hiStrict ? v < b.hi : v <= b.hi)) return;
+    }
+    if (test === null || test(row)) out[count++] = row;
+  };
   if (range) {
     const order = population.ascending(range.field);
-    for (let p = range.from; p < range.to; p += 1) {
-      const row = order[p] as number;
-      if (test(row)) out.push(row);
-    }
+    for (let p = range.from; p < range.to; p += 1) keep(order[p] as number);
   } else {
-    for (let row = 0; row < population.size; row += 1) if (test(row)) out.push(row);
+    for (let row = 0; row < population.size; row += 1) keep(row);
   }
-  return Uint32Array.from(out);
+  return out.slice(0, count);
 }

@@ -87,11 +87,29 @@ function firstInOrder(
  * reads it backwards a run of equal values at a time, each run forwards, so ties stay in record
  * order and missing values (first ascending) come last.
  */
+let members = new Uint8Array(1024);
+
 function walk(population: Population, matches: Uint32Array, lead: SortTerm, wanted: number): number[] {
-  const member = new Uint8Array(population.size);
+  // One marking array for every walk, cleared after each: a new one per query was garbage.
+  if (members.length < population.size) members = new Uint8Array(population.size);
+  const member = members;
   for (const row of matches) member[row] = 1;
+  try {
+    return walkMarked(population, member, matches.length, lead, wanted);
+  } finally {
+    for (const row of matches) member[row] = 0;
+  }
+}
+
+function walkMarked(
+  population: Population,
+  member: Uint8Array,
+  matched: number,
+  lead: SortTerm,
+  wanted: number,
+): number[] {
   const order = population.ascending(lead.field);
-  const take = Math.min(wanted, matches.length);
+  const take = Math.min(wanted, matched);
   const out: number[] = [];
   if (!lead.desc) {
     for (let p = 0; p < order.length && out.length < take; p += 1) {
