@@ -1,0 +1,113 @@
+// The shared columnar statistics index (src/shared/statistics-index) on small hand-made
+// populations: SQLite's NULL rules, the documented tie order in both directions, and
+// generations that never change under a reader (docs/statistics.md, "The columnar index").
+import { describe, expect, it } from 'vitest';
+import {
+  IndexGeneration,
+  Population,
+  matchingRecords,
+  orderAll,
+  searchPopulations,
+  type IndexCondition,
+} from '../../../../src/shared/statistics-index';
+
+/** A population of records a..f (ids in order) with `pnl` values, NaN for a missing one. */
+function population(key: string, pnl: number[], ids = ['a', 'b', 'c', 'd', 'e', 'f']): Population {
+  return new Population(key, {
+    constants: { protocol: key.split('|')[0]!, type: key.split('|')[1]! },
+    texts: { id: ids.slice(0, pnl.length), account: ids.slice(0, pnl.length).map((i) => `0x${i}`) },
+    numbers: { pnl: Float64Array.from(pnl) },
+  });
+}
+
+const ids = (p: Population, rows: ArrayLike<number>) => Array.from(rows, (r) => p.tie(r));
+const page = (pops: Population[], field: string, desc: boolean, conditions: IndexCondition[] = []) =>
+  searchPopulations(pops, {
+    conditions,
+    sort: [
+      { field, desc },
+      { field: 'id', desc: false },
+    ],
+    offset: 0,
+    limit: 10,
+  }).refs.map((r) => r.population.tie(r.row));
+
+describe('the statistics index', () => {
+  const p = population('X|D7', [5, NaN, 5, 1, NaN, 5]);
+
+  it('sorts missing values first ascending and last descending, ties by id both ways', () => {
+    expect(page([p], 'pnl', false)).toEqual(['b', 'e', 'd', 'a', 'c', 'f']);
+    expect(page([p], 'pnl', true)).toEqual(['a', 'c', 'f', 'd', 'b', 'e']);
+  });
+
+  it('gives the same order by a partial sort when matches are few', () => {
+    // Two matches of six: below the walk's density, so the heap path orders them.
+    const few: IndexCondition[] = [{ field: 'id', in: ['f', 'a'] }];
+    expect(page([p], 'pnl', true, few)).toEqual(['a', 'f']);
+  });
+
+  it('treats a missing value as SQL NULL in every condition', () => {
+    const match = (c: IndexCondition) => ids(p, matchingRecords(p, [c]));
+    expect(match({ field: 'pnl', gte: 0 })).toEqual(['d', 'a', 'c', 'f']);
+    expect(match({ field: 'pnl', match: null })).toEqual(['b', 'e']);
+    expect(match({ field: 'pnl', exists: false })).toEqual(['b', 'e']);
+    expect(match({ field: 'pnl', nin: [1] }).sort()).toEqual(['a', 'c', 'f']);
+    expect(match({ field: 'pnl', nin: [1, null] })).toEqual([]);
+    expect(match({ field: 'pnl', nin: [] })).toHaveLength(6);
+    expect(match({ field: 'pnl', in: [] })).toEqual([]);
+    expect(
+      match({
+        or: [
+          { field: 'pnl', lt: 2 },
+          { field: 'pnl', match: null },
+        ],
+      }).sort(),
+    ).toEqual(['b', 'd', 'e']);
+  });
+
+  it('settles a population by its shared texts and merges populations by value, then id, then key', () => {
+    const q = population('Y|D7', [5, 7], ['a', 'z']);
+    expect(page([p, q], 'pnl', true, [{ field: 'protocol', in: ['X', 'Y'] }])).toEqual([
+      'z',
+      'a',
+      'a',
+      'c',
+      'f',
+      'd',
+      'b',
+      'e',
+    ]);
+    expect(page([p, q], 'pnl', true, [{ field: 'protocol', match: 'Y' }])).toEqual(['z', 'a']);
+    expect(
+      orderAll(
+        [q, p],
+        [],
+        [
+          { field: 'pnl', desc: true },
+          { field: 'id', desc: false },
+        ],
+      ).map((r) => r.population.key),
+    ).toEqual(['Y|D7', 'X|D7', 'Y|D7', 'X|D7', 'X|D7', 'X|D7', 'X|D7', 'X|D7']);
+  });
+
+  it('refuses records out of id order, and keeps a generation unchanged under a swap', () => {
+    expect(() => population('X|D7', [1, 2], ['b', 'a'])).toThrow(/ascending id order/);
+    const first = new IndexGeneration(new Map([['X|D7', p]]));
+    const second = first.with(new Map([['X|D7', population('X|D7', [9])]]));
+    expect(first.get('X|D7')).toBe(p);
+    expect(second.get('X|D7')?.size).toBe(1);
+    expect(first.with(new Map([['X|D7', null]])).all()).toEqual([]);
+  });
+
+  it('replaces columns without copying the others or their permutations', () => {
+    const q = new Population('X|D7', {
+      constants: { protocol: 'X', type: 'D7' },
+      texts: { id: ['a', 'b'], account: ['0xa', '0xb'] },
+      numbers: { pnl: Float64Array.from([2, 1]), roi: Float64Array.from([1, 2]) },
+    });
+    const before = q.ascending('pnl');
+    const next = q.withNumbers({ roi: Float64Array.from([3, 0]) });
+    expect(next.ascending('pnl')).toBe(before);
+    expect(Array.from(next.ascending('roi'))).toEqual([1, 0]);
+  });
+});
