@@ -6,40 +6,13 @@
 // (`countStrictlyBelow`): linear per key, and equal values get equal rankings.
 // A null value (and, defensively, a non-finite one) ranks as the worst: its goodness is −Infinity,
 // so it is worse than every number and ties with every other null (chosen).
-import { RANKING_KEYS } from '../../shared/api/statistics';
+import { RANKING_DIRECTION, RANKING_KEYS } from '../../shared/api/statistics';
 import { countStrictlyBelow } from './rank-counts';
-import type { FullRanking, RankingKey } from '../../shared/api/statistics';
+import type { FullRanking, RankingDirection, RankingKey } from '../../shared/api/statistics';
 
-/** Which end of a key is better. */
-export type RankingDirection = 'higherIsBetter' | 'lowerIsBetter';
-
-/**
- * Direction of every ranking key: lower is better for duration, leverage, orders per position and
- * the longest losing streak; higher for the rest (docs/statistics.md, Rankings).
- */
-export const RANKING_DIRECTION = {
-  avgDuration: 'lowerIsBetter',
-  avgLeverage: 'lowerIsBetter',
-  avgVolume: 'higherIsBetter',
-  orderPositionRatio: 'lowerIsBetter',
-  pnl: 'higherIsBetter',
-  realisedAvgRoi: 'higherIsBetter',
-  // Drawdowns are ≤ 0: higher means closer to 0.
-  realisedMaxDrawdown: 'higherIsBetter',
-  realisedMaxRoi: 'higherIsBetter',
-  realisedPnl: 'higherIsBetter',
-  realisedProfitLossRatio: 'higherIsBetter',
-  realisedProfitRate: 'higherIsBetter',
-  totalTrade: 'higherIsBetter',
-  winRate: 'higherIsBetter',
-  // Beyond the spec's keys. A null ratio (too few positions, no spread) ranks worst.
-  sharpeRatio: 'higherIsBetter',
-  realisedSharpeRatio: 'higherIsBetter',
-  sortinoRatio: 'higherIsBetter',
-  realisedSortinoRatio: 'higherIsBetter',
-  maxWinStreak: 'higherIsBetter',
-  maxLoseStreak: 'lowerIsBetter',
-} as const satisfies Record<RankingKey, RankingDirection>;
+// The direction of each key is the contract's (docs/statistics.md, Rankings), not restated here.
+export { RANKING_DIRECTION };
+export type { RankingDirection };
 
 /** The values a record is ranked on (a statistic record fits). */
 export type RankingInput = { readonly [K in RankingKey]: number | null };
@@ -107,30 +80,28 @@ function goodnessColumns(records: readonly RankingInput[]): Float64Array[] {
   const cols = RANKING_KEYS.map(() => new Float64Array(n));
   const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18] =
     cols as Float64Array[] as Columns19;
-  const up = 'higherIsBetter';
-  const down = 'lowerIsBetter';
   for (let i = 0; i < n; i += 1) {
     const r = records[i] as RankingInput;
-    // The order of RANKING_KEYS; a test checks it against the direction table.
-    c0[i] = goodness(r.avgDuration, down);
-    c1[i] = goodness(r.avgLeverage, down);
-    c2[i] = goodness(r.avgVolume, up);
-    c3[i] = goodness(r.orderPositionRatio, down);
-    c4[i] = goodness(r.pnl, up);
-    c5[i] = goodness(r.realisedAvgRoi, up);
-    c6[i] = goodness(r.realisedMaxDrawdown, up);
-    c7[i] = goodness(r.realisedMaxRoi, up);
-    c8[i] = goodness(r.realisedPnl, up);
-    c9[i] = goodness(r.realisedProfitLossRatio, up);
-    c10[i] = goodness(r.realisedProfitRate, up);
-    c11[i] = goodness(r.totalTrade, up);
-    c12[i] = goodness(r.winRate, up);
-    c13[i] = goodness(r.sharpeRatio, up);
-    c14[i] = goodness(r.realisedSharpeRatio, up);
-    c15[i] = goodness(r.sortinoRatio, up);
-    c16[i] = goodness(r.realisedSortinoRatio, up);
-    c17[i] = goodness(r.maxWinStreak, up);
-    c18[i] = goodness(r.maxLoseStreak, down);
+    // The order of RANKING_KEYS; a test checks it.
+    c0[i] = goodness(r.avgDuration, RANKING_DIRECTION.avgDuration);
+    c1[i] = goodness(r.avgLeverage, RANKING_DIRECTION.avgLeverage);
+    c2[i] = goodness(r.avgVolume, RANKING_DIRECTION.avgVolume);
+    c3[i] = goodness(r.orderPositionRatio, RANKING_DIRECTION.orderPositionRatio);
+    c4[i] = goodness(r.pnl, RANKING_DIRECTION.pnl);
+    c5[i] = goodness(r.realisedAvgRoi, RANKING_DIRECTION.realisedAvgRoi);
+    c6[i] = goodness(r.realisedMaxDrawdown, RANKING_DIRECTION.realisedMaxDrawdown);
+    c7[i] = goodness(r.realisedMaxRoi, RANKING_DIRECTION.realisedMaxRoi);
+    c8[i] = goodness(r.realisedPnl, RANKING_DIRECTION.realisedPnl);
+    c9[i] = goodness(r.realisedProfitLossRatio, RANKING_DIRECTION.realisedProfitLossRatio);
+    c10[i] = goodness(r.realisedProfitRate, RANKING_DIRECTION.realisedProfitRate);
+    c11[i] = goodness(r.totalTrade, RANKING_DIRECTION.totalTrade);
+    c12[i] = goodness(r.winRate, RANKING_DIRECTION.winRate);
+    c13[i] = goodness(r.sharpeRatio, RANKING_DIRECTION.sharpeRatio);
+    c14[i] = goodness(r.realisedSharpeRatio, RANKING_DIRECTION.realisedSharpeRatio);
+    c15[i] = goodness(r.sortinoRatio, RANKING_DIRECTION.sortinoRatio);
+    c16[i] = goodness(r.realisedSortinoRatio, RANKING_DIRECTION.realisedSortinoRatio);
+    c17[i] = goodness(r.maxWinStreak, RANKING_DIRECTION.maxWinStreak);
+    c18[i] = goodness(r.maxLoseStreak, RANKING_DIRECTION.maxLoseStreak);
   }
   return cols;
 }

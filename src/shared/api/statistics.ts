@@ -264,10 +264,10 @@ export const EXTRA_RANKING_KEYS = [
 
 /**
  * Ranking keys where a lower figure ranks better (docs/statistics.md, Rankings; it adds
- * maxLoseStreak); higher is better for every other key. The service, the core's offline rankings
- * and the terminal's tooltips all read this one list.
+ * maxLoseStreak); higher is better for every other key (a drawdown is ≤ 0: higher is closer to 0).
+ * The service, the core's offline rankings and the terminal's tooltips all read this one list.
  */
-export const LOWER_IS_BETTER_RANKING_KEYS: ReadonlySet<string> = new Set([
+export const LOWER_IS_BETTER_RANKING_KEYS: ReadonlySet<RankingKey> = new Set<RankingKey>([
   'avgDuration',
   'avgLeverage',
   'orderPositionRatio',
@@ -277,6 +277,14 @@ export const LOWER_IS_BETTER_RANKING_KEYS: ReadonlySet<string> = new Set([
 /** Every key the local service ranks: the spec's, then the extras. */
 export const RANKING_KEYS = [...SPEC_RANKING_KEYS, ...EXTRA_RANKING_KEYS] as const;
 export type RankingKey = (typeof RANKING_KEYS)[number];
+
+/** Which end of a ranking key is better. */
+export type RankingDirection = 'higherIsBetter' | 'lowerIsBetter';
+
+/** The direction of every ranking key, read from LOWER_IS_BETTER_RANKING_KEYS (not restated). */
+export const RANKING_DIRECTION = Object.fromEntries(
+  RANKING_KEYS.map((k) => [k, LOWER_IS_BETTER_RANKING_KEYS.has(k) ? 'lowerIsBetter' : 'higherIsBetter']),
+) as Readonly<Record<RankingKey, RankingDirection>>;
 
 /** `ranking.<key>` names, accepted by the public filter's ranges and sortBy. */
 export const RANKING_FIELDS = RANKING_KEYS.map((k) => `ranking.${k}` as const);

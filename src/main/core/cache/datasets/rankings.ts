@@ -1,4 +1,4 @@
-import { LOWER_IS_BETTER_RANKING_KEYS, type RankingKey } from '../../../../shared/api/statistics';
+import { LOWER_IS_BETTER_RANKING_KEYS } from '../../../../shared/api/statistics';
 import { countStrictlyBelow, RadixScratch } from './radix';
 
 /**
@@ -9,9 +9,8 @@ import { countStrictlyBelow, RadixScratch } from './radix';
  * a null value ranks as the worst. A unit test checks this against the service's own code.
  */
 
-/** Which end of each key is better (semantics.md): the contract's list of keys where lower is. */
-export const LOWER_IS_BETTER: ReadonlySet<RankingKey> =
-  LOWER_IS_BETTER_RANKING_KEYS as ReadonlySet<RankingKey>;
+/** Which end of each key is better: the contract's list of keys where lower is (docs/statistics.md). */
+export const LOWER_IS_BETTER = LOWER_IS_BETTER_RANKING_KEYS;
 
 /** The percentiles of one key for every record of a population; NaN is a null value. */
 export function percentiles(

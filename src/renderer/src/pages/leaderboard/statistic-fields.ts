@@ -505,13 +505,9 @@ export function statField(key: StatisticNumericField): StatField {
   return field;
 }
 
-/** Ranking keys where a lower figure ranks better: the contract's list (docs/statistics.md). */
-export const LOWER_IS_BETTER: ReadonlySet<RankingKey> =
-  LOWER_IS_BETTER_RANKING_KEYS as ReadonlySet<RankingKey>;
-
 /** The tooltip of a percentile. */
 export function rankingFormula(key: RankingKey): string {
-  const way = LOWER_IS_BETTER.has(key)
+  const way = LOWER_IS_BETTER_RANKING_KEYS.has(key)
     ? 'lower is better'
     : key === 'realisedMaxDrawdown'
       ? 'closer to 0 is better'
