@@ -84,7 +84,11 @@ export function scoreOf(rankBy: SweepRank, roi: number, maxDrawDown: number): nu
   return rankBy === 'roi' ? roi : roi / Math.max(1, Math.abs(maxDrawDown));
 }
 
-/** Runs `jobs` of a sweep, answering in their order; items come back unranked (rank 0). */
+/**
+ * Runs `jobs` of a sweep, answering in their order; items come back unranked (rank 0). They are
+ * run grouped by trader and delay, so that one delay's marks are computed once and only one
+ * group's are held at a time, however many delays the sweep lists.
+ */
 export function runJobs(
   traders: readonly PreparedTrader[],
   body: SweepRequest,
@@ -94,21 +98,24 @@ export function runJobs(
   rankBy: SweepRank,
   jobs: readonly number[],
 ): SweepItem[] {
-  const items: SweepItem[] = [];
-  // The marks after each delay, per trader: the same for every configuration with that delay.
-  const marks = new Map<PreparedTrader, Map<number, DelayedMarks>>();
-  for (const j of jobs) {
-    const p = traders[Math.floor(j / configs.length)]!;
+  const items = new Array<SweepItem>(jobs.length);
+  const order = allJobs(jobs.length).sort((a, b) => compareJobs(jobs[a]!, jobs[b]!, configs));
+  let group: { trader: number; delayMs: number; marks: DelayedMarks } | null = null;
+  for (const n of order) {
+    const j = jobs[n]!;
+    const trader = Math.floor(j / configs.length);
+    const p = traders[trader]!;
     const settings = configs[j % configs.length]!;
     const s = runSettingsOf(body, settings, filters, window);
-    let byDelay = marks.get(p);
-    if (!byDelay) marks.set(p, (byDelay = new Map()));
-    let shared = byDelay.get(s.delayMs);
-    if (!shared)
-      byDelay.set(s.delayMs, (shared = delayedMarks(p.trader, p.paths, s.delayMs, s.fromTime, s.toTime)));
-    const run = simulate(p.trader, p.paths, s, p.mask, 'none', undefined, shared);
+    if (!group || group.trader !== trader || group.delayMs !== s.delayMs)
+      group = {
+        trader,
+        delayMs: s.delayMs,
+        marks: delayedMarks(p.trader, p.paths, s.delayMs, s.fromTime, s.toTime),
+      };
+    const run = simulate(p.trader, p.paths, s, p.mask, 'none', undefined, group.marks);
     const summary = summaryOf(p.trader.account, p.trader.protocol, s.balance, run.totals, p.paths.kind);
-    items.push({ ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) });
+    items[n] = { ...summary, rank: 0, settings, score: scoreOf(rankBy, summary.roi, summary.maxDrawDown) };
   }
   return items;
 }
@@ -116,19 +123,20 @@ export function runJobs(
 /** Jobs 0 … count − 1 in order. */
 export const allJobs = (count: number): number[] => Array.from({ length: count }, (_, j) => j);
 
-/**
- * The jobs grouped by trader and then delay (stable otherwise), so that a share of them meets as
- * few delays as it can: each delay's marks are computed once per thread that meets it.
- */
-function byTraderAndDelay(jobs: number, configs: readonly SweptValues[]): number[] {
-  return allJobs(jobs).sort((a, b) => {
-    const traderA = Math.floor(a / configs.length);
-    const traderB = Math.floor(b / configs.length);
-    if (traderA !== traderB) return traderA - traderB;
-    const delay = configs[a % configs.length]!.delaySeconds - configs[b % configs.length]!.delaySeconds;
-    return delay !== 0 ? delay : a - b;
-  });
+/** Job order by trader, then delay, then job number. */
+function compareJobs(a: number, b: number, configs: readonly SweptValues[]): number {
+  const trader = Math.floor(a / configs.length) - Math.floor(b / configs.length);
+  if (trader !== 0) return trader;
+  const delay = configs[a % configs.length]!.delaySeconds - configs[b % configs.length]!.delaySeconds;
+  return delay !== 0 ? delay : a - b;
 }
+
+/**
+ * The jobs grouped by trader and then delay, so that a share of them meets as few delays as it
+ * can: each delay's marks are computed once per thread that meets it.
+ */
+const byTraderAndDelay = (jobs: number, configs: readonly SweptValues[]): number[] =>
+  allJobs(jobs).sort((a, b) => compareJobs(a, b, configs));
 
 /** Orders × configurations from which a sweep runs in the worker threads. */
 export const PARALLEL_WORK = 2_000_000;

@@ -9,6 +9,9 @@ import { PriceSeries } from './price-series';
 export const ORDER_CODE = { OPEN: 0, INCREASE: 1, DECREASE: 2, CLOSE: 3, MARGIN_TRANSFERRED: 4 } as const;
 const TYPE_NAMES = ['OPEN', 'INCREASE', 'DECREASE', 'CLOSE', 'MARGIN_TRANSFERRED'] as const;
 
+/** How many look-backs' volume factors a trader keeps at most. */
+const KEPT_FACTORS = 16;
+
 /** A token the trader traded, as the protocol lists it. */
 export interface TokenMeta {
   indexToken: string;
@@ -131,6 +134,8 @@ export class TraderOrders {
   volumeFactors(lookBack: number): Float64Array {
     let factors = this.factors.get(lookBack);
     if (factors) return factors;
+    // A sweep may list up to 1,000 look-backs: a few are kept, not all.
+    if (this.factors.size >= KEPT_FACTORS) this.factors.clear();
     factors = new Float64Array(this.n);
     for (let i = 0; i < this.n; i += 1)
       if (this.type[i] === ORDER_CODE.OPEN)
