@@ -27,7 +27,7 @@ import type { ServiceContext } from './http/context';
 import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret } from './store/meta';
 import { seedTokenCatalogue } from './market/tokens';
-import { needsPreparation, prepareData, startLiveWorld } from './world';
+import { demoWorldToSeed, prepareData, startLiveWorld } from './world';
 import { Preparation } from './preparation/preparation';
 import { installPreparingGuard } from './http/preparing-guard';
 import type { PreparingProgress } from '../shared/api/preparing';
@@ -64,10 +64,10 @@ export interface LocalServiceOptions {
   /** Where the service writes `service.log` (rotated by size, 0600), e.g. `<data folder>/logs`. */
   logDir?: string;
   /**
-   * Prepare the data (the world, `--now`'s statistics) after listening, in a worker thread, and
-   * answer meanwhile: tokens, login and health at once, 503 PREPARING for the rest (the command
-   * line does; docs/service.md, Listening while preparing). Default: prepared before
-   * createLocalService returns, as tests that read the world at once expect.
+   * Seed the demo world after listening, in a worker thread, and answer meanwhile: tokens, login
+   * and health at once, 503 PREPARING for the rest (the command line does; docs/service.md,
+   * Listening while preparing). Other data (the fixture world, `--now`'s statistics) is prepared
+   * before createLocalService returns either way, as is everything without this option.
    */
   prepareAfterListen?: boolean;
 }
@@ -115,8 +115,9 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   const db = openServiceDatabase(config.dbPath);
   // The token catalogue first: it is small, and /pairs/tokens answers from it while preparing.
   seedTokenCatalogue(db);
-  const inBackground = options.prepareAfterListen === true;
-  const preparation = new Preparation(inBackground && needsPreparation(db, config));
+  // Only the demo world's seeding is long enough to be worth a worker (docs/service.md).
+  const inBackground = options.prepareAfterListen === true && demoWorldToSeed(db, config);
+  const preparation = new Preparation(inBackground);
   if (!inBackground) prepareData(db, config);
   const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
   // Event streams stay open: closing the service must end them rather than wait for them.
@@ -200,7 +201,6 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
       await app.listen({ host: config.host, port: config.port });
       listening = true;
       if (!inBackground) feed?.start();
-      else if (preparation.current() === null) startWork();
       else {
         preparation.start(config, (progress) =>
           config.onProgress({ phase: progress.step, done: progress.done, total: progress.total }),

@@ -3,7 +3,7 @@ import { statisticsNowMs } from './config';
 import { DEMO_ADDRESS, seedFixtureWorld } from './fixture/seed';
 import { seedCopyFixture } from './fixture/copy-fixture';
 import { seedDemoWorld, startLiveMarket } from './market/simulator';
-import { seedingInterrupted } from './market/simulator/seed-demo';
+import { seedingInterrupted, undoInterruptedSeeding } from './market/simulator/seed-demo';
 import { recomputeAll } from './statistics/recompute';
 import { readMeta } from './store/meta';
 import type { LiveStatistics } from './statistics/live-statistics';
@@ -24,19 +24,21 @@ export interface PrepareOptions {
 }
 
 /**
- * Whether a start has data to prepare: the world the configuration asks for into an empty store
- * (or one whose seeding was cut short), or `--now`'s statistics. A second start has none, and
- * answers everything at once.
+ * Whether a start has the demo world to seed: into an empty store, or again after a seeding cut
+ * short. That is the preparation worth doing after listening, in a worker thread (docs/service.md,
+ * Listening while preparing); the rest (the small fixture world, `--now`'s recompute of a stored
+ * world) takes less than starting a worker and is done before listening, as a second start's
+ * nothing is.
  */
-export function needsPreparation(db: ServiceDb, config: ServiceConfig): boolean {
-  if (seedingInterrupted(db)) return true;
-  const empty = db.prepare('SELECT 1 FROM positions LIMIT 1').get() === undefined;
-  if (empty && (config.demo || config.seedFixture)) return true;
-  return config.asOf !== null && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString();
+export function demoWorldToSeed(db: ServiceDb, config: ServiceConfig): boolean {
+  if (!config.demo) return false;
+  return seedingInterrupted(db) || db.prepare('SELECT 1 FROM positions LIMIT 1').get() === undefined;
 }
 
 /** Everything a start prepares: the world, then the statistics as of `--now` when it asks for another instant. */
 export function prepareData(db: ServiceDb, config: ServiceConfig, options: PrepareOptions = {}): void {
+  // A demo seeding cut short goes first, also when the demo world is no longer asked for.
+  undoInterruptedSeeding(db);
   prepareWorld(db, config, options);
   if (config.asOf && readMeta(db, 'statistics_as_of') !== config.asOf.toISOString()) {
     config.onProgress({ phase: 'statistics', done: 0, total: 1 });

@@ -31,14 +31,14 @@ afterAll(async () => {
 /** The demo world's seeding made this much slower (its test hook, docs/testing.md). */
 const SLOW_SEED_MS = 4_000;
 
-function startService() {
+function startService(db = dbPath, args = ['--demo']) {
   const events = new CoreEvents();
   const states: EventPayload<'service:state'>[] = [];
   events.on('service:state', (s) => states.push(s));
   const service = new LocalServiceProcess({
-    dbPath,
+    dbPath: db,
     events,
-    args: ['--demo'],
+    args,
     env: { COPYDESK_TEST_SLOW_SEED_MS: String(SLOW_SEED_MS) },
   });
   processes.push(service);
@@ -165,6 +165,18 @@ describe('the local service while it prepares its data', () => {
     const { service, states } = startService();
     const url = await service.start();
     expect(states.map((s) => s.state)).toEqual(['starting', 'ready']);
+    expect(await preparingStep(url)).toBeNull();
+    const token = await login(url);
+    const answered = await postJson(`${url}${statisticsPath}`, {}, { authorization: token });
+    expect(answered.status).toBe(200);
+    await service.stop();
+  }, 60_000);
+
+  it('prepares the small fixture world before it listens, as before: no worker is worth it', async () => {
+    const { service, states } = startService(join(dir, 'fixture.db'), []);
+    const url = await service.start();
+    expect(states.map((s) => s.state)).toEqual(['starting', 'starting', 'ready']);
+    expect(states[1]?.message).toBe('Preparing the market world: fixture 0%');
     expect(await preparingStep(url)).toBeNull();
     const token = await login(url);
     const answered = await postJson(`${url}${statisticsPath}`, {}, { authorization: token });
