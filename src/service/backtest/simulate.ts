@@ -350,7 +350,7 @@ class Run {
       for (const c of this.open) if (c && c.exitTime <= at && (!copy || c.exitTime < copy.exitTime)) copy = c;
       if (!copy) break;
       const mark = this.paths.series[copy.token]!.values[copy.exitPoint]!;
-      const exit = exitAt(copy, mark);
+      const exit = exitAt(copy, mark, copy.liquidation);
       // The levels are the triggers exitAt compares with, so a crossing point is always an exit.
       if (exit === null) throw new Error(`exit level crossed at ${mark} without an exit`);
       // Stops and take profits are market orders: they pay the slippage; a liquidation takes the margin.

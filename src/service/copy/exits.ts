@@ -138,9 +138,16 @@ export function crossesLiquidation(p: ExitSubject, price: number): boolean {
 export const pastLiquidation = (isLong: boolean, price: number, liquidation: number): boolean =>
   isLong ? price <= liquidation : price >= liquidation;
 
-/** The exit a mark at `price` triggers, liquidation first, then stop loss, then take profit; or null. */
-export function exitAt(p: ExitSubject, price: number): 'LIQUIDATE' | 'STOP_LOSS' | 'TAKE_PROFIT' | null {
-  if (crossesLiquidation(p, price)) return 'LIQUIDATE';
+/**
+ * The exit a mark at `price` triggers, liquidation first, then stop loss, then take profit; or
+ * null. `liquidation`: the position's liquidation price when the caller keeps it.
+ */
+export function exitAt(
+  p: ExitSubject,
+  price: number,
+  liquidation = liquidationPrice(p.isLong, p.entryPrice, p.leverage),
+): 'LIQUIDATE' | 'STOP_LOSS' | 'TAKE_PROFIT' | null {
+  if (pastLiquidation(p.isLong, price, liquidation)) return 'LIQUIDATE';
   // Written out, no inner closures: the backtest calls this at every exit of every configuration,
   // and a closure per call (named at each creation under tsx) cost more than the checks.
   const stop = p.stopLossPrice;
