@@ -99,29 +99,30 @@ export function stretchExtremes(
   out[at] = low;
   out[at + 1] = high;
 }
-/** The first point in [from, to] whose price is ≤ low or ≥ high, or −1. */
+/**
+ * The first point in [from, to] whose price is ≤ low or ≥ high, or −1. A super-block or block
+ * whose extremes stay inside the band holds no such point, whatever part of it the stretch
+ * covers, so it is skipped from any point in it; only a block that crosses is read.
+ */
 export function firstCrossIn(e: PathExtremes, from: number, to: number, low: number, high: number): number {
   const { values, blockLow, blockHigh, superLow, superHigh } = e;
   let i = Math.max(0, from);
   while (i <= to) {
-    if ((i & (SUPER - 1)) === 0 && i + SUPER - 1 <= to) {
-      const s = i >> SUPER_BITS;
-      // A super-block or block that does not cross is skipped whole; one that does is read.
-      if (!(superLow[s]! <= low || superHigh[s]! >= high)) {
-        i += SUPER;
-        continue;
-      }
+    const s = i >> SUPER_BITS;
+    if (!(superLow[s]! <= low || superHigh[s]! >= high)) {
+      i = (s + 1) << SUPER_BITS;
+      continue;
     }
-    if ((i & (BLOCK - 1)) === 0 && i + BLOCK - 1 <= to) {
-      const b = i >> BLOCK_BITS;
-      if (!(blockLow[b]! <= low || blockHigh[b]! >= high)) {
-        i += BLOCK;
-        continue;
-      }
+    const b = i >> BLOCK_BITS;
+    if (!(blockLow[b]! <= low || blockHigh[b]! >= high)) {
+      i = (b + 1) << BLOCK_BITS;
+      continue;
     }
-    const v = values[i]!;
-    if (v <= low || v >= high) return i;
-    i += 1;
+    const end = Math.min(to, ((b + 1) << BLOCK_BITS) - 1);
+    for (; i <= end; i += 1) {
+      const v = values[i]!;
+      if (v <= low || v >= high) return i;
+    }
   }
   return -1;
 }
