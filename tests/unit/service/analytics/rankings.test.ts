@@ -1,4 +1,4 @@
-// Percentile rankings (semantics.md Ranking): 100 × #strictly worse / (N − 1), 2 decimals.
+// Percentile rankings (docs/statistics.md, Rankings): 100 × #strictly worse / (N − 1), 2 decimals.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LOWER_IS_BETTER_RANKING_KEYS, RANKING_KEYS } from '../../../../src/shared/api/statistics';
@@ -128,5 +128,20 @@ describe('ranking directions', () => {
     ]);
     expect([good?.sharpeRatio, good?.maxWinStreak, good?.maxLoseStreak]).toEqual([100, 100, 100]);
     expect([bad?.sharpeRatio, bad?.maxWinStreak, bad?.maxLoseStreak]).toEqual([0, 0, 0]);
+  });
+});
+
+describe('the unrolled ranking columns', () => {
+  it('follow RANKING_KEYS and the direction table', () => {
+    // Two records that differ on one key at a time: the better one must rank 100 on that key only.
+    for (const key of RANKING_KEYS) {
+      const base = rec(Object.fromEntries(RANKING_KEYS.map((k) => [k, 1])));
+      const better = { ...base, [key]: RANKING_DIRECTION[key] === 'higherIsBetter' ? 2 : 0 };
+      const [rb, rw] = rankPopulation([better, base]);
+      for (const k of RANKING_KEYS) {
+        expect(rb![k], `${key}/${k}`).toBe(k === key ? 100 : 0);
+        expect(rw![k], `${key}/${k}`).toBe(0);
+      }
+    }
   });
 });
