@@ -111,39 +111,43 @@ export class DemoMarkHistory extends PriceSeries {
     if (toTime <= seededEnd) return this;
     const minutes = this.liveMinutes(toTime + 1);
     if (!liveOrdersInside(trader, k, minutes, seededEnd, fromTime, toTime)) return null;
-    const times: number[] = [];
-    const values: number[] = [];
-    // The seeded points from the last one in force at fromTime: nothing earlier is walked.
-    for (let i = Math.max(0, this.indexAt(fromTime)); i < this.length; i += 1) {
-      times.push(this.time(i));
-      values.push(this.values[i]!);
-    }
-    let o = trader.firstAtOrAfter(seededEnd + 1);
+    // The seeded points from the last one in force at fromTime (nothing earlier is walked), four
+    // per live minute, and the fills after the seeded end: written into arrays of that size.
+    const s = Math.max(0, this.indexAt(fromTime));
+    const firstFill = trader.firstAtOrAfter(seededEnd + 1);
+    const size = this.length - s + 4 * minutes.length + (trader.n - firstFill);
+    const times = new Float64Array(size);
+    const values = new Float64Array(size);
+    values.set(this.values.subarray(s));
+    let n = 0;
+    for (let i = s; i < this.length; i += 1) times[n++] = this.time(i);
+    const push = (t: number, price: number) => {
+      times[n] = t;
+      values[n] = price;
+      n += 1;
+    };
+    let o = firstFill;
     const fillsBefore = (t: number) => {
       for (; o < trader.n && trader.time[o]! < t; o += 1)
-        if (trader.token[o] === k && isMarkFill(trader, o)) {
-          times.push(trader.time[o]!);
-          values.push(trader.price[o]!);
-        }
+        if (trader.token[o] === k && isMarkFill(trader, o)) push(trader.time[o]!, trader.price[o]!);
     };
     for (const m of minutes) {
       const [first, second] = m.close >= m.open ? [m.low, m.high] : [m.high, m.low];
       const third = (m.lastMs - m.firstMs) / 3;
-      const points: [number, number][] = [
-        [m.firstMs, m.open],
-        [Math.floor(m.firstMs + third), first],
-        [Math.floor(m.firstMs + 2 * third), second],
-        [m.lastMs, m.close],
-      ];
-      for (const [t, price] of points) {
-        // A fill at a point's instant comes after it: the price then is the fill's own.
-        fillsBefore(t);
-        times.push(t);
-        values.push(price);
-      }
+      // A fill at a point's instant comes after it: the price then is the fill's own.
+      fillsBefore(m.firstMs);
+      push(m.firstMs, m.open);
+      fillsBefore(Math.floor(m.firstMs + third));
+      push(Math.floor(m.firstMs + third), first);
+      fillsBefore(Math.floor(m.firstMs + 2 * third));
+      push(Math.floor(m.firstMs + 2 * third), second);
+      fillsBefore(m.lastMs);
+      push(m.lastMs, m.close);
     }
     fillsBefore(Infinity);
-    return new PriceSeries(Float64Array.from(values), Float64Array.from(times), 0, 1, this.fundingIndex);
+    // Exact lengths: the arrays may be handed to a sweep's worker thread.
+    const exact = (a: Float64Array) => (n === size ? a : a.slice(0, n));
+    return new PriceSeries(exact(values), exact(times), 0, 1, this.fundingIndex);
   }
 }
 
