@@ -29,7 +29,7 @@ import { jwtSecret } from './store/meta';
 import { seedTokenCatalogue } from './market/tokens';
 import { demoWorldToSeed, prepareData, startLiveWorld } from './world';
 import { Preparation } from './preparation/preparation';
-import { installPreparingGuard } from './http/preparing-guard';
+import { busyWhilePreparing, installPreparingGuard } from './http/preparing-guard';
 import type { PreparingProgress } from '../shared/api/preparing';
 import { feedRoutes } from './http/routes/feed';
 import { backtestRoutes } from './http/routes/backtest';
@@ -127,7 +127,10 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
   });
-  installErrorHandlers(app);
+  installErrorHandlers(
+    app,
+    busyWhilePreparing(() => preparation.current()),
+  );
   installJsonParser(app);
   installCors(app, config.corsOrigins);
   installRateLimit(app, ctx, { ...config.rateLimit, now: () => config.now().getTime() });

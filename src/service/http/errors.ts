@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../shared/api/common';
 
@@ -26,12 +26,25 @@ export function errorBody(statusCode: number, code: string, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, code };
 }
 
+/** An answer given to a failure before the decided mapping, e.g. 503 PREPARING for a busy store. */
+export interface SpecialAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: object;
+}
+
 /**
  * Installs the error and not-found handlers so that every failure, including Fastify's own
  * (bad JSON, oversized body, wrong content type), answers the decided body and never leaks a stack.
+ * `special` may answer a failure itself first (src/service/http/preparing-guard.ts).
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(
+  app: FastifyInstance,
+  special: (error: unknown, request: FastifyRequest) => SpecialAnswer | null = () => null,
+): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    const answer = special(error, request);
+    if (answer) return void reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
     const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
     if (mapped.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     void reply

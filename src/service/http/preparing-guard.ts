@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   PREPARING_RETRY_AFTER_S,
   type PreparingErrorBody,
   type PreparingProgress,
 } from '../../shared/api/preparing';
-import { errorBody } from './errors';
+import { errorBody, type SpecialAnswer } from './errors';
 
 /**
  * The routes that answer while the service prepares its data: they read nothing it prepares (the
@@ -50,4 +50,24 @@ export function installPreparingGuard(app: FastifyInstance, progress: () => Prep
       .header('retry-after', String(PREPARING_RETRY_AFTER_S))
       .send(preparingBody(request.method, request.url.split('?')[0] ?? request.url, now));
   });
+}
+
+/**
+ * A write that found the store's write lock held past SQLite's busy timeout while the worker
+ * prepares the data (its statistics write is one long transaction: docs/service.md) answers 503
+ * PREPARING with `Retry-After`, which a client waits out, instead of a 500. Other failures, and any
+ * once the data is prepared, take the decided mapping.
+ */
+export function busyWhilePreparing(
+  progress: () => PreparingProgress | null,
+): (error: unknown, request: FastifyRequest) => SpecialAnswer | null {
+  return (error, request) => {
+    const now = progress();
+    if (now === null || (error as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return null;
+    return {
+      statusCode: 503,
+      headers: { 'retry-after': String(PREPARING_RETRY_AFTER_S) },
+      body: preparingBody(request.method, request.url.split('?')[0] ?? request.url, now),
+    };
+  };
 }
