@@ -11,6 +11,8 @@ import { LiveIcon, RefreshIcon } from '../../components/icons';
 import { Segmented, Toggle } from '../../components/Toggle';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { DataTable, type Column } from '../../components/table/DataTable';
+import { orderColumn } from '../../components/table/order-columns';
+import { ORDER_COLUMNS } from '../../../../shared/api/order-columns';
 import {
   leverageColumn,
   priceColumn,
@@ -20,7 +22,7 @@ import {
   usdColumn,
 } from '../../components/table/column-kinds';
 import { formatAge } from '../../format/age';
-import { formatInteger, formatUsd, signClass } from '../../format/number';
+import { formatInteger } from '../../format/number';
 import { formatTimestamp } from '../../format/time';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
@@ -152,19 +154,11 @@ function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] 
   return columns;
 }
 
-const ORDER_TYPE_CLASS: Record<Order['type'], string> = {
-  OPEN: 'tag-accent',
-  INCREASE: 'tag-accent',
-  DECREASE: 'tag-warn',
-  CLOSE: '',
-  MARGIN_TRANSFERRED: '',
-};
-
 function orderColumns(now: number): Column<Order>[] {
   return [
     {
       id: 'time',
-      label: 'Time',
+      label: ORDER_COLUMNS.blockTime.label,
       width: 84,
       sortable: true,
       value: (o) => o.blockTime,
@@ -183,40 +177,11 @@ function orderColumns(now: number): Column<Order>[] {
     },
     { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (o) => o.protocol },
     symbolColumn({ width: 96, get: (o) => o.pair }),
-    {
-      id: 'type',
-      label: 'Type',
-      width: 96,
-      value: (o) => o.type,
-      render: (o) => (
-        <span className={`tag ${ORDER_TYPE_CLASS[o.type]}`}>
-          {o.type === 'MARGIN_TRANSFERRED' ? 'MARGIN' : o.type}
-        </span>
-      ),
-    },
+    orderColumn('type', { width: 96 }),
     sideColumn({ width: 70, isLong: (o) => o.isLong }),
-    usdColumn({
-      id: 'sizeDelta',
-      label: 'Size Δ',
-      title: 'How much the order changed the position, in USD',
-      width: 100,
-      sortable: true,
-      compact: true,
-      get: (o) => o.sizeDeltaNumber,
-    }),
-    priceColumn({ id: 'price', label: 'Price', width: 96, sortable: true, get: (o) => o.priceNumber }),
-    {
-      id: 'realisedPnl',
-      label: 'Realised',
-      align: 'right',
-      width: 100,
-      sortable: true,
-      value: (o) => o.realisedPnlNumber ?? o.realisedPnl ?? null,
-      render: (o) => {
-        const v = o.realisedPnlNumber ?? o.realisedPnl ?? null;
-        return <span className={`num ${signClass(v)}`}>{v ? formatUsd(v, { signed: true }) : '—'}</span>;
-      },
-    },
+    orderColumn('sizeDelta', { width: 100, sortable: true, compact: true }),
+    orderColumn('price', { width: 96, sortable: true }),
+    orderColumn('realisedPnl', { width: 100, sortable: true }),
   ];
 }
 

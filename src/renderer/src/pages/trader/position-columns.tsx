@@ -1,13 +1,13 @@
 import type { Order, Position } from '../../../../shared/api/positions';
 import { SideTag } from '../../components/SideTag';
 import type { Column } from '../../components/table/DataTable';
+import { orderColumn } from '../../components/table/order-columns';
 import {
   leverageColumn,
   priceColumn,
   signedPercentColumn,
   usdColumn,
 } from '../../components/table/column-kinds';
-import { shortAddress } from '../../format/address';
 import { formatDuration } from '../../format/number';
 import { formatShortTime, formatTimestamp } from '../../format/time';
 
@@ -163,58 +163,14 @@ export const OPEN_COLUMNS: readonly Column<Position>[] = [
   orders,
 ];
 
-/** A position's orders, oldest first. */
+/** A position's orders, oldest first: the order table's columns (src/shared/api/order-columns.ts). */
 export const ORDER_COLUMNS: readonly Column<Order>[] = [
-  {
-    id: 'blockTime',
-    label: 'Time',
-    width: 136,
-    sortable: true,
-    value: (o) => ms(o.blockTime),
-    render: (o) => <TimeCell iso={o.blockTime} seconds />,
-  },
-  {
-    id: 'type',
-    label: 'Type',
-    width: 96,
-    sortable: true,
-    value: (o) => o.type,
-    render: (o) => <span className="tag">{o.type === 'MARGIN_TRANSFERRED' ? 'MARGIN' : o.type}</span>,
-  },
-  usdColumn({
-    id: 'sizeDelta',
-    label: 'Size Δ',
-    title: 'Change of the position size in USD.',
-    width: 100,
-    sortable: true,
-    compact: true,
-    get: (o) => o.sizeDeltaNumber,
-  }),
-  usdColumn({
-    id: 'collateralDelta',
-    label: 'Collateral Δ',
-    width: 108,
-    compact: true,
-    get: (o) => o.collateralDeltaNumber,
-  }),
-  priceColumn({ id: 'price', label: 'Price', width: 100, sortable: true, get: (o) => o.priceNumber }),
-  usdColumn({ id: 'fee', label: 'Fee', width: 84, get: (o) => o.feeNumber }),
-  usdColumn({
-    id: 'realisedPnl',
-    label: 'Realised PnL',
-    width: 110,
-    signed: true,
-    get: (o) => o.realisedPnlNumber ?? o.realisedPnl,
-  }),
-  {
-    id: 'txHash',
-    label: 'Transaction',
-    width: 130,
-    value: (o) => o.txHash,
-    render: (o) => (
-      <span className="mono muted" title={o.txHash}>
-        {shortAddress(o.txHash, 6, 4)}
-      </span>
-    ),
-  },
+  orderColumn('blockTime', { width: 136, sortable: true }),
+  orderColumn('type', { width: 96, sortable: true }),
+  orderColumn('sizeDelta', { width: 100, sortable: true, compact: true }),
+  orderColumn('collateralDelta', { width: 108, compact: true }),
+  orderColumn('price', { width: 100, sortable: true }),
+  orderColumn('fee', { width: 84 }),
+  orderColumn('realisedPnl', { width: 110 }),
+  orderColumn('txHash', { width: 130 }),
 ];
