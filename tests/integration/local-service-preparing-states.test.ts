@@ -60,11 +60,11 @@ function start(command: string, extra: { startTimeoutMs?: number } = {}) {
 
 describe('a local service that prepares its data after it listens', () => {
   it('is used at once, starting with its progress, and ready once it says it is done', async () => {
-    const { service, states } = start(standIn('prepares', { steps: 4, stepMs: 300 }));
+    const { service, states } = start(standIn('prepares', { steps: 4, stepMs: 500 }));
     const url = await service.start();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(service.url).toBe(url);
-    // Its URL is known while it prepares (1.5 s of steps to go), and it is not ready.
+    // Its URL is known while it prepares (2.5 s of steps to go), and it is not ready.
     expect(states[1]?.message).toBe('Preparing the market world…');
     expect(states.some((s) => s.state === 'ready')).toBe(false);
     await service.prepared();
@@ -97,7 +97,8 @@ describe('a local service that prepares its data after it listens', () => {
 
   it('takes a preparation that stops talking for a stuck service: killed and started again', async () => {
     const { service, states } = start(standIn('hangs', { steps: 1, stepMs: 50, hang: true }), {
-      startTimeoutMs: 400,
+      // Room for a loaded machine to start the stand-in; its preparation then stays silent for good.
+      startTimeoutMs: 3_000,
     });
     await service.start();
     await vi.waitFor(
@@ -105,8 +106,8 @@ describe('a local service that prepares its data after it listens', () => {
         expect(states.some((s) => /The local service stopped \(signal SIGKILL\)/.test(s.message ?? ''))).toBe(
           true,
         ),
-      { timeout: 5_000 },
+      { timeout: 20_000 },
     );
     expect(states.some((s) => s.state === 'ready')).toBe(false);
-  });
+  }, 30_000);
 });
