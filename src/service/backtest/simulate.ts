@@ -183,7 +183,7 @@ export function simulate(
     shared.fromTime === s.fromTime &&
     shared.toTime === s.toTime;
   const marks = fits ? shared : delayedMarks(trader, paths, s.delayMs, s.fromTime, s.toTime);
-  return new Run(trader, paths, s, detail, marks, onFill).replay(skipped);
+  return new Run(trader, paths, s, detail, marks, !fits, onFill).replay(skipped);
 }
 
 /** One replay's state: the wallet, the open copies by source key, the running totals. */
@@ -238,6 +238,8 @@ class Run {
     private readonly s: RunSettings,
     detail: RunDetail,
     private readonly marks: DelayedMarks,
+    /** Whether the marks are this run's alone (no other configuration reads their stretches). */
+    private readonly ownMarks: boolean,
     private readonly onFill?: (fill: SimulatedFill) => void,
   ) {
     this.balance = s.balance;
@@ -312,29 +314,34 @@ class Run {
 
   /**
    * After order i, where the open copies of its token exit before the next order on that token,
-   * if they do: the path after the order's point is read only up to there, and only when the
-   * stretch's extremes cross a copy's levels (docs/backtest.md, Speed). Every later stretch is
-   * looked at by the order that starts it, so each copy's first crossing is found in turn.
+   * if they do (docs/backtest.md, Speed). A run on marks of its own searches the stretch for each
+   * copy's levels (a search skips what stays inside them); a run on a sweep's shared marks first
+   * compares the stretch's extremes, kept for every configuration with its delay, and searches
+   * only a stretch that crosses. Every later stretch is looked at by the order that starts it, so
+   * each copy's first crossing is found in turn.
    */
   private watch(i: number): void {
     const token = this.trader.token[i]!;
     if (!this.open[2 * token] && !this.open[2 * token + 1]) return;
-    stretchOf(this.marks, this.trader, i);
-    const low = this.marks.stretch[2 * i]!;
-    const high = this.marks.stretch[2 * i + 1]!;
+    const marks = this.marks;
+    if (!this.ownMarks) stretchOf(marks, this.trader, i);
     for (let key = 2 * token; key <= 2 * token + 1; key += 1) {
       const copy = this.open[key];
       if (!copy) continue;
-      if (!(low <= copy.low || high >= copy.high)) continue;
+      if (!this.ownMarks && !(marks.stretch[2 * i]! <= copy.low || marks.stretch[2 * i + 1]! >= copy.high))
+        continue;
       const cross = firstCrossIn(
-        this.marks.extremes[token]!,
-        this.marks.point[i]! + 1,
-        this.marks.stretchEnd[i]!,
+        marks.extremes[token]!,
+        marks.point[i]! + 1,
+        marks.stretchEnd[i]!,
         copy.low,
         copy.high,
       );
-      // The stretch's extremes crossed, so one of its points does.
-      if (cross < 0) throw new Error('a stretch crosses the levels of a copy at no point');
+      if (cross < 0) {
+        // The stretch's extremes crossed, so one of its points does.
+        if (!this.ownMarks) throw new Error('a stretch crosses the levels of a copy at no point');
+        continue;
+      }
       copy.exitPoint = cross;
       copy.exitTime = this.paths.series[token]!.time(cross);
       if (copy.exitTime < this.nextExit) this.nextExit = copy.exitTime;
