@@ -1,6 +1,7 @@
 // Where a token's past prices come from (docs/service.md, "Price candles"): the demo market's
-// minute path and then the live market's stored minutes, else the fills the service stored for the token (every trader's orders, the venue
-// feed's included), each followed by the token's last stored mark.
+// minute path and then the live market's stored minutes, else the fills the service stored for
+// the token (every trader's orders, the venue feed's included), each followed by the token's last
+// stored mark.
 import type { CandleSource } from '../../shared/api/candles';
 import { DemoMarks } from '../backtest/demo-marks';
 import { LiveMarksReader, minuteOf, type LiveMinute } from '../market/simulator/live-marks';
@@ -13,7 +14,7 @@ export interface PricesInRange {
   points: PricePoint[];
 }
 
-/** Reads a token's prices from the store (and, with the demo world, its market's minute path). */
+/** Reads a token's prices from the store (and, with the demo world, its market's minute paths). */
 export class PriceSources {
   private readonly marks: DemoMarks;
   private readonly live: LiveMarksReader;
