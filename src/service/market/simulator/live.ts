@@ -1,7 +1,8 @@
 // The live market: after the demo world's history, prices keep moving and traders keep trading.
-// Every tick moves every symbol (mark_prices), liquidates the open positions the new prices cross,
-// and lets a handful of traders open, increase, decrease, top up or close positions. Each change
-// is committed before its event goes out, so a listener can read the store.
+// Every tick moves every symbol (mark_prices; the minutes kept by live-marks.ts), liquidates the
+// open positions the new prices cross, and lets a handful of traders open, increase, decrease, top
+// up or close positions. Each change is committed before its event goes out, so a listener can
+// read the store.
 import type { Statement } from 'better-sqlite3';
 import { getAddress } from 'viem';
 import type { SeededRandom } from '../../fixture/random';
