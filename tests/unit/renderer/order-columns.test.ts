@@ -60,9 +60,9 @@ describe('the order table, defined once in src/shared', () => {
   it('renders each kind: a short type tag, a signed loss, a short hash', () => {
     expect(orderTypeLabel('MARGIN_TRANSFERRED')).toBe('MARGIN');
     expect(orderTypeLabel('OPEN')).toBe('OPEN');
-    expect(html(orderColumn('type', { width: 1 }).render(order))).toContain('>MARGIN<');
-    expect(html(orderColumn('realisedPnl', { width: 1 }).render(order))).toContain('>−$42.50<');
-    const hash = html(orderColumn('txHash', { width: 1 }).render(order));
+    expect(html(orderColumn('type', { width: 1 }).render?.(order))).toContain('>MARGIN<');
+    expect(html(orderColumn('realisedPnl', { width: 1 }).render?.(order))).toContain('>−$42.50<');
+    const hash = html(orderColumn('txHash', { width: 1 }).render?.(order));
     expect(hash).toContain('0xabcd');
     expect(hash).not.toContain('>0xabcdef0123456789abcdef');
   });
