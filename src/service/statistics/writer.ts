@@ -97,6 +97,14 @@ export function writeGeneration(
   })();
 }
 
+/**
+ * Retires one trader's current rows. Pinned to the (account, protocol) index: without table
+ * statistics SQLite picks the primary key's protocol prefix and walks every row of the protocol,
+ * which a feed recomputing 1,000 accounts paid on each of them (~7 % of its ingest CPU).
+ */
+export const RETIRE_TRADER_SQL =
+  'UPDATE statistics INDEXED BY statistics_account SET gen_to = ? WHERE account = ? AND protocol = ? AND gen_to IS NULL';
+
 function retireRows(db: ServiceDb, retire: Retire, generation: number): void {
   if (retire === 'all') {
     prepareCached(db, 'UPDATE statistics SET gen_to = ? WHERE gen_to IS NULL').run(generation);
@@ -107,10 +115,7 @@ function retireRows(db: ServiceDb, retire: Retire, generation: number): void {
     );
     for (const p of retire) statement.run(generation, p.protocol, p.type);
   } else {
-    prepareCached(
-      db,
-      'UPDATE statistics SET gen_to = ? WHERE account = ? AND protocol = ? AND gen_to IS NULL',
-    ).run(generation, retire.account, retire.protocol);
+    prepareCached(db, RETIRE_TRADER_SQL).run(generation, retire.account, retire.protocol);
   }
 }
 

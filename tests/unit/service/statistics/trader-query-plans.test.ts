@@ -5,6 +5,7 @@
 // account's recompute.
 import { describe, expect, it } from 'vitest';
 import { TRADER_FACTS_SQL } from '../../../../src/service/statistics/facts';
+import { RETIRE_TRADER_SQL } from '../../../../src/service/statistics/writer';
 import { OPEN_SOURCE_POSITION_SQL } from '../../../../src/service/sandbox/source-positions';
 import { openServiceDatabase } from '../../../../src/service/store/database';
 
@@ -29,6 +30,14 @@ describe("one trader's positions", () => {
   ])('are read by %s through the (protocol, account) index', (_who, sql) => {
     expect(planOf(sql)).toMatch(
       /SEARCH positions USING INDEX positions_account \(protocol=\? AND account=\?\)/,
+    );
+  });
+});
+
+describe("one trader's statistics", () => {
+  it('are retired by a recompute through the (account, protocol) index', () => {
+    expect(planOf(RETIRE_TRADER_SQL)).toMatch(
+      /SEARCH statistics USING INDEX statistics_account \(account=\? AND protocol=\?\)/,
     );
   });
 });
