@@ -358,7 +358,7 @@ interface Seen {
 /**
  * Opens the client's explorer and a trader page, records every request to the service, and
  * screenshots both. The client has nowhere to put an API key, and logged out it calls two
- * endpoints the spec gives JWT or API key that `--public-anonymous` does not open (decisions.md
+ * endpoints the spec gives JWT or API key that `--public-anonymous` does not open (docs/api.md
  * names only the /public/... ones): POST /graphql and the position filter. The run adds the key to
  * those calls alone (KEYED), as a proxy in front of a deployment would.
  */

@@ -24,7 +24,7 @@ export class DatabaseFromTheFutureError extends Error {
 /**
  * Opens (creating if needed) a SQLite file with the pragmas every Copydesk database uses,
  * then brings its schema up to date: migrations are an ordered list tracked by
- * `PRAGMA user_version`, applied in one transaction (STYLE.md, after Signal).
+ * `PRAGMA user_version`, applied in one transaction (docs/style.md, SQLite).
  */
 export function openDatabase(
   path: string,

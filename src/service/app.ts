@@ -36,7 +36,7 @@ import { backtestRoutes } from './http/routes/backtest';
 import { candleRoutes } from './http/routes/candles';
 import { HyperliquidFeed } from './venues/hyperliquid/hyperliquid-feed';
 
-/** Bodies over 1 MiB answer 413 (decisions.md, Limits). */
+/** Bodies over 1 MiB answer 413 (docs/api.md, Limits). */
 const BODY_LIMIT = 1024 * 1024;
 
 export interface LocalService {

@@ -15,7 +15,7 @@ export interface ServiceConfig {
   copyTradeQuota: number;
   /** Sandbox balance of a new user's embedded wallet, in USD. */
   startingBalance: number;
-  /** Withdrawal fees in USD (decisions.md): service fee, venue transfer fee, venue withdraw fee. */
+  /** Withdrawal fees in USD (docs/api.md): service fee, venue transfer fee, venue withdraw fee. */
   withdrawFees: { service: number; transfer: number; withdraw: number };
   /** The smallest withdrawal before fees; the minimum a user may withdraw is this plus all fees. */
   withdrawBase: number;

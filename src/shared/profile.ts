@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The service profile (decisions.md): how to reach one deployment and how it names things.
+ * The service profile (docs/api.md): how to reach one deployment and how it names things.
  * This is the one module that spells the default venue; everything else builds venue-specific
  * paths, field names and exchange values from a profile through the functions below.
  */
@@ -13,7 +13,7 @@ export const LOCAL_PROFILE_ID = 'local';
 const usd = z.number({ message: 'must be a number' }).min(0, { message: 'must be at least 0' });
 
 /**
- * A deployment's withdrawal fees in USD (decisions.md, Copy wallets and withdrawal): the service
+ * A deployment's withdrawal fees in USD (docs/api.md, Copy wallets and withdrawal): the service
  * fee, the venue's transfer and withdraw fees, and the smallest amount accepted (5 + all fees on
  * the local service).
  */

@@ -1,4 +1,4 @@
-/** The one shape every handler answers with: nothing throws across the bridge (ARCHITECTURE.md). */
+/** The one shape every handler answers with: nothing throws across the bridge (docs/architecture.md). */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
 import { SERVICE_ERROR_CODES } from './api/common';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * Turns a zod error into one sentence that names the field and the rule,
- * e.g. "pagination.limit must be at most 500" (decisions.md, Errors).
+ * e.g. "pagination.limit must be at most 500" (docs/api.md, Errors).
  */
 export function describeIssues(error: z.ZodError, root = 'body'): string {
   // A bad batch of a thousand records would otherwise make a message of thousands of rules.

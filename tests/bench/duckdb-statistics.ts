@@ -1,5 +1,5 @@
-// A DuckDB reference implementation of the trader statistics (semantics.md "Windows", "Statistic
-// record", "Ranking"), for the benchmark that compares our TypeScript engine with SQL.
+// A DuckDB reference implementation of the trader statistics (docs/semantics.md, Windows,
+// Statistic record, Ranking), for the benchmark that compares our TypeScript engine with SQL.
 //
 // It makes the same choices as src/service/analytics/{windows,statistics,rankings}.ts:
 // - D7..D60 hold the closed positions with close time in [T0 − n days, T0), T0 = 00:00 UTC of now;

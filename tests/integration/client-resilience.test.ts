@@ -1,5 +1,5 @@
 // ServiceClient retries (429 with Retry-After, network errors), writes that never retry, and the
-// tolerant reader on the "also seen" shapes of decisions.md.
+// tolerant reader on the "also seen" shapes of docs/api.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loginMessage } from '../../src/shared/api/auth';

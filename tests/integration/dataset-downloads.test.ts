@@ -283,7 +283,7 @@ describe('a download', () => {
   it('starts again from scratch when its point in time expired while it was paused', async () => {
     const { harness, calls, paused } = await startThenCancel();
     expect(paused?.downloaded).toBeGreaterThan(0);
-    // decisions.md: a pit lives 5 minutes after its last use.
+    // docs/api.md: a pit lives 5 minutes after its last use.
     svc.clock.advance(6 * 60_000);
     const before = calls.length;
     const progressBefore = harness.progress.length;

@@ -238,7 +238,7 @@ function expectGraphqlError(res: Answer, mentions: RegExp, code = 'VALIDATION_FA
   return error!;
 }
 
-/** Asserts the decided non-2xx body (decisions.md, Errors). */
+/** Asserts the decided non-2xx body (docs/api.md, Errors). */
 function expectHttpError(res: Answer, status: number, code: string, mentions: RegExp) {
   expect(res.status).toBe(status);
   expect(Object.keys(res.body).sort()).toEqual(['code', 'error', 'message', 'statusCode']);

@@ -58,7 +58,7 @@ describe('POST /{protocol}/position/statistic/filter', () => {
     expect(pnls).toEqual([...pnls].sort((a, b) => b - a));
   });
 
-  it('answers records whose every value is the formula of semantics.md over the trader positions', async () => {
+  it('answers records whose every value is the formula of docs/semantics.md over the trader positions', async () => {
     const res = await postJson(
       `${svc.url}/${P}/position/statistic/filter`,
       { queries: [{ fieldName: 'type', value: 'FULL' }], pagination: { limit: 3 } },

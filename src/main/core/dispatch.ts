@@ -9,7 +9,7 @@ import { KeychainUnavailableError } from './secrets/secret-store';
 /**
  * The one entry every shell calls: checks the channel name, validates the request as `unknown`
  * with the contract's schema, runs the handler, and turns every failure into a Result.
- * Nothing throws across the bridge (ARCHITECTURE.md).
+ * Nothing throws across the bridge (docs/architecture.md).
  */
 export async function dispatch(
   handlers: Handlers,

@@ -1,4 +1,4 @@
-// Daily PnL series of a trader (semantics.md "Daily PnL series", decisions.md pnl-statistics).
+// Daily PnL series of a trader (docs/semantics.md, Daily PnL series, docs/api.md, PnL statistics).
 //
 // Decision: the series is the day-by-day breakdown of the window's record, plus today's live
 // unrealised PnL. A day's realisedPnl and fee sum the positions closed that day THAT THE WINDOW

@@ -1,5 +1,5 @@
 // A trader's position reduced to the facts the statistics need, and the per-position numbers of
-// semantics.md "Positions (inputs)". Pure: no clock, no store.
+// docs/semantics.md, Positions. Pure: no clock, no store.
 import type { PositionStatus } from '../../shared/api/common';
 
 /** One position as the analytics read it; `closeTimeMs` null means the position is OPEN. */
@@ -45,7 +45,7 @@ export const safeDiv = (a: number, b: number): number => {
 /** pnl = realisedPnl − fee + funding (funding is signed). */
 export const pnlOf = (p: PositionFacts): number => p.realisedPnl - p.fee + p.funding;
 
-/** isWin = realisedPnl > 0 (semantics.md, chosen); meaningful for closed positions only. */
+/** isWin = realisedPnl > 0 (docs/semantics.md, chosen); meaningful for closed positions only. */
 export const isWinning = (p: PositionFacts): boolean => p.realisedPnl > 0;
 
 /** Derived wire fields of a position; isWin and durationInSecond are null while it is open. */

@@ -1,4 +1,4 @@
-// The statistic record of one trader on one protocol (semantics.md "Statistic record").
+// The statistic record of one trader on one protocol (docs/semantics.md, Statistic record).
 //
 // Built for millions of positions: one pass, running accumulators, no per-field arrays and no
 // sorting of positions. Every window a closed position falls in is fed from that same pass.
@@ -96,7 +96,7 @@ class WindowAccumulator {
     if (d.isWin === true) this.wins += 1;
     if (p.isLong) this.longs += 1;
     this.orders += p.orderCount;
-    // A liquidation that still closed in profit is not counted as one (semantics.md).
+    // A liquidation that still closed in profit is not counted as one (docs/semantics.md).
     if (p.isLiquidate && d.isWin !== true) {
       this.liquidations += 1;
       this.liquidationAmount += p.realisedPnl;
@@ -187,13 +187,13 @@ const extreme = (v: number): number | null => (Number.isFinite(v) ? v : null);
 /** min(0, worst): a drawdown is never positive; null when nothing was seen. */
 const drawdown = (min: number): number | null => (Number.isFinite(min) ? Math.min(0, min) : null);
 
-/** (gain / wins) / (|loss| / loses); 0 when wins, loses or the loss is 0 (semantics.md). */
+/** (gain / wins) / (|loss| / loses); 0 when wins, loses or the loss is 0 (docs/semantics.md). */
 function profitLossRatio(gain: number, loss: number, wins: number, loses: number): number {
   if (wins === 0 || loses === 0 || loss === 0) return 0;
   return safeDiv(gain / wins, Math.abs(loss) / loses);
 }
 
-/** gain / |loss|; equals the gain when there is no loss (semantics.md). */
+/** gain / |loss|; equals the gain when there is no loss (docs/semantics.md). */
 const gainLossRatio = (gain: number, loss: number): number =>
   loss === 0 ? gain : safeDiv(gain, Math.abs(loss));
 

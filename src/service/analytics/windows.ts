@@ -1,4 +1,4 @@
-// Statistic windows (semantics.md Windows).
+// Statistic windows (docs/semantics.md, Windows).
 //
 // Reading of the spec, written down once:
 // - D7, D15, D30, D60 hold the CLOSED positions with closeTime in [T0 − n days, T0), T0 = 00:00 UTC

@@ -8,7 +8,7 @@ import { findUserById, type UserRecord } from '../users/users';
 /** Who is calling: a logged-in user, or a holder of an API key (which carries no user). */
 export type Caller = { kind: 'user'; user: UserRecord } | { kind: 'apiKey' };
 
-/** Which credentials an endpoint takes (service-api.md, Authentication). */
+/** Which credentials an endpoint takes (docs/api.md, Authentication). */
 export type Accepts = 'jwt' | 'apiKey' | 'jwtOrApiKey';
 
 /** What checking credentials needs: the store, the token secret and the clock. */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ServiceDb } from '../store/database';
 
-/** Codes live 5 minutes and serve one login (decisions.md, Auth). */
+/** Codes live 5 minutes and serve one login (docs/api.md, Auth). */
 export const LOGIN_CODE_TTL_MS = 5 * 60_000;
 /**
  * Outstanding codes per address: asking for a code adds one and drops the oldest past this

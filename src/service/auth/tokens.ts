@@ -1,6 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 
-/** Tokens last 7 days (decisions.md). */
+/** Tokens last 7 days (docs/api.md). */
 export const TOKEN_LIFETIME_S = 7 * 24 * 3600;
 const ISSUER = 'copydesk-local-service';
 

@@ -1,5 +1,5 @@
 // A backtest body resolved into run settings: defaults applied, the window fixed, pairs turned
-// into the protocol's tokens (docs/backtest.md, Defaults).
+// into the protocol's tokens (docs/backtest.md, API).
 import {
   BACKTEST_DEFAULTS,
   type BacktestRequest,

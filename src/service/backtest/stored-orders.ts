@@ -1,5 +1,5 @@
 // A trader's orders read from the store once per request, as the live engine sees them
-// (copy-feed.ts sourceOrderOf), with the tokens they traded (docs/backtest.md, Data).
+// (copy-feed.ts sourceOrderOf), with the tokens they traded (docs/backtest.md, One set of rules).
 import { sourceOrderOf } from '../copy-feed';
 import { TokenCatalogue } from '../copy/tokens';
 import type { ServiceDb } from '../store/database';

@@ -1,5 +1,5 @@
 // The configurations of a sweep and the runs over them, the same on the main thread and in the
-// sweep's worker thread (docs/backtest.md, Sweep).
+// sweep's worker thread (docs/backtest.md, `POST /{protocol}/back-testing/sweep`).
 import {
   SWEEP_FIELDS,
   type BacktestRequest,

@@ -1,4 +1,4 @@
-// Activity logs of copied actions (service-api.md Activity log) and `POST /activity-logs/page`.
+// Activity logs of copied actions (docs/api.md, Activity log) and `POST /activity-logs/page`.
 import type {
   ACTIVITY_SORT_FIELDS,
   ActivityLog,

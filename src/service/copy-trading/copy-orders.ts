@@ -1,4 +1,4 @@
-// Orders of copy positions (service-api.md Copy order).
+// Orders of copy positions (docs/api.md, Copy order).
 import type { CopyOrder } from '../../shared/api/copy-positions';
 import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';

@@ -1,4 +1,4 @@
-// Copy wallets (service-api.md Copy wallet; decisions.md Copy wallets and withdrawal).
+// Copy wallets (docs/api.md, Copy wallet; docs/api.md, Copy wallets and withdrawal).
 import type { CopyWallet, EmbeddedCopyWallet, VenueAccount } from '../../shared/api/copy-wallets';
 import { exchangeOf } from '../../shared/profile';
 import { prepareCached } from '../../node/sqlite';

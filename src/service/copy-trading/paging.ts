@@ -1,6 +1,6 @@
 import type { PageMeta, SortType } from '../../shared/api/common';
 
-/** `{limit, offset, total, totalPages = ceil(total / limit)}` (decisions.md, Pagination). */
+/** `{limit, offset, total, totalPages = ceil(total / limit)}` (docs/api.md, Pagination). */
 export function pageMeta(limit: number, offset: number, total: number): PageMeta {
   return { limit, offset, total, totalPages: Math.ceil(total / limit) };
 }

@@ -1,4 +1,4 @@
-// PnL of copy trades and copy wallets (semantics.md, Copy engine; decisions.md, Copy wallets).
+// PnL of copy trades and copy wallets (docs/semantics.md, Copy engine; docs/api.md, Copy wallets and withdrawal).
 // Everything is summed from copy_positions: a closed position counts with its `pnl`
 // (realisedPnl − fee + funding) at its `closed_at_ms`; an open one only with its unrealised PnL.
 import type { ServiceDb } from '../store/database';

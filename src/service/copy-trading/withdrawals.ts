@@ -1,4 +1,4 @@
-// Withdrawal from an embedded wallet (decisions.md, Copy wallets and withdrawal).
+// Withdrawal from an embedded wallet (docs/api.md, Copy wallets and withdrawal).
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   venueFeeKeys,

@@ -1,5 +1,5 @@
 // The copy engine: source orders become copy positions in users' embedded wallets, mark prices
-// close them, users close or unlink them (semantics.md, Copy engine; docs/copy-engine.md).
+// close them, users close or unlink them (docs/semantics.md, Copy engine; docs/copy-engine.md).
 import { copyTradeRuleIssues, type CopyTrade } from '../../shared/api/copy-trades';
 import type { ServiceConfig } from '../config';
 import { roundUsd } from '../copy-trading/money';

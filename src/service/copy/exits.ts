@@ -1,4 +1,4 @@
-// Exits of a copy position on mark prices (semantics.md, Copy engine): liquidation, stop loss and
+// Exits of a copy position on mark prices (docs/semantics.md, Copy engine): liquidation, stop loss and
 // take profit. The trigger prices are stored on the position; the checks compare the mark with them.
 import type { AmountType } from '../../shared/api/copy-trades';
 

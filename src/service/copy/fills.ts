@@ -1,4 +1,4 @@
-// The arithmetic of one fill of a copy position: notional, fees, realised PnL (semantics.md, Money).
+// The arithmetic of one fill of a copy position: notional, fees, realised PnL (docs/semantics.md, Money).
 import { roundUsd } from '../copy-trading/money';
 
 /** Fee rates as fractions of the fill's notional. */
@@ -9,7 +9,7 @@ export interface CopyFees {
   service: number;
 }
 
-/** The defaults of semantics.md. */
+/** The defaults of docs/semantics.md. */
 export const DEFAULT_COPY_FEES: CopyFees = { taker: 0.00035, service: 0.00025 };
 
 /** Fee of a fill that opens or grows a position: taker plus service fee on its notional. */
@@ -27,7 +27,7 @@ export function realisedOn(isLong: boolean, entry: number, price: number, tokens
   return roundUsd((isLong ? price - entry : entry - price) * tokens);
 }
 
-/** The position's `pnl`: realised PnL minus fees plus funding (semantics.md, Positions). */
+/** The position's `pnl`: realised PnL minus fees plus funding (docs/semantics.md, Positions). */
 export const positionPnl = (realised: number, fee: number, funding: number): number =>
   roundUsd(realised - fee + funding);
 

@@ -1,4 +1,4 @@
-// Filters of a copy trade, decided at the source OPEN (semantics.md, Copy engine: Filters).
+// Filters of a copy trade, decided at the source OPEN (docs/semantics.md, Copy engine: Filters).
 import type { CopyTrade } from '../../shared/api/copy-trades';
 import type { SourceOrder } from './types';
 import { addressKey } from './ids';

@@ -1,4 +1,4 @@
-// How much a copy opens and adds (semantics.md, Copy engine: OPEN, INCREASE, DECREASE).
+// How much a copy opens and adds (docs/semantics.md, Copy engine: OPEN, INCREASE, DECREASE).
 import { roundUsd } from '../copy-trading/money';
 import type { SourceOrder } from './types';
 

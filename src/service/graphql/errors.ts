@@ -1,7 +1,7 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { ServiceError, type ServiceErrorCode } from '../http/errors';
 
-/** A GraphQL error as answered: GraphQL's own shape with `extensions.code` (decisions.md, Errors). */
+/** A GraphQL error as answered: GraphQL's own shape with `extensions.code` (docs/api.md, Errors). */
 export type AnsweredError = GraphQLFormattedError & { extensions: { code: ServiceErrorCode } };
 
 const INTERNAL_MESSAGE = 'the service failed to answer this field; the error is in its log';

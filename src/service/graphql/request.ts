@@ -10,7 +10,7 @@ import type { GraphqlOperation } from './execute';
  *
  * Problems *inside* a variable's value (`variables.index`, `.protocols`, `.body`) are left to
  * GraphQL: the resolvers check the same values with the same contract rules and answer them as
- * GraphQL errors naming the index, protocol or field (decisions.md, GraphQL). That also lets a
+ * GraphQL errors naming the index, protocol or field (docs/api.md, GraphQL). That also lets a
  * client write arguments inline in the query instead of passing them as variables.
  */
 export function graphqlOperationOf(body: unknown): GraphqlOperation {

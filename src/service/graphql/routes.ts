@@ -12,7 +12,7 @@ import { graphqlSchema } from './schema';
  * the decided error body (401, 400). Everything GraphQL reports itself (syntax, unknown fields,
  * variables, a bad index or body, limits) answers **200** with GraphQL's `errors` array: the
  * GraphQL-over-HTTP spec recommends 200 for every well-formed request when the answer is
- * `application/json`, and decisions.md reserves non-2xx answers for the `{statusCode, error,
+ * `application/json`, and docs/api.md reserves non-2xx answers for the `{statusCode, error,
  * message, code}` body, which has no room for GraphQL's `errors` and `data`.
  */
 export function graphqlRoutes(app: FastifyInstance, ctx: ServiceContext): void {

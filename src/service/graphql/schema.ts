@@ -252,7 +252,7 @@ const homePositionStatistic = (): GraphQLFieldConfig<unknown, GraphqlContext, Se
   description: 'The same search as searchPositionStatistic, under the name a real web client uses.',
 });
 
-/** The schema of `POST /graphql`: the four searches of service-api.md, and one alias. */
+/** The schema of `POST /graphql`: the four searches of docs/api.md, and one alias. */
 export const graphqlSchema = new GraphQLSchema({
   query: new GraphQLObjectType<unknown, GraphqlContext>({
     name: 'Query',

@@ -27,7 +27,7 @@ const EXPOSED_HEADERS = 'retry-after';
 
 /**
  * Cross-origin access for the origins given with `--cors-origin`, and for no other
- * (decisions.md: none by default; docs/real-clients.md). A preflight from an allowed origin answers
+ * (docs/api.md: none by default; docs/real-clients.md). A preflight from an allowed origin answers
  * 204 with the allowed methods and headers; a preflight from any other origin is not answered as
  * one (it falls through to 404, and the browser blocks the call). Every answer to an allowed origin
  * carries `Access-Control-Allow-Origin` with that origin, errors included, so a page can read

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../shared/api/common';
 
-// The decided error codes and their HTTP status live in the contract (decisions.md, Errors).
+// The decided error codes and their HTTP status live in the contract (docs/api.md, Errors).
 const statusOf = SERVICE_ERROR_STATUS;
 export type { ServiceErrorCode };
 
@@ -68,7 +68,7 @@ export function installErrorHandlers(
 function fromFastifyError(error: FastifyError): ServiceError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      // 413 keeps the closed code list of decisions.md: the body broke a validation rule.
+      // 413 keeps the closed code list of docs/api.md: the body broke a validation rule.
       return new ServiceError('VALIDATION_FAILED', 'the request body must be at most 1 MiB', { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServiceError(

@@ -11,7 +11,7 @@ interface Bucket {
 }
 
 /**
- * A token bucket per identity, decisions.md Limits: the user a valid token names, the API key a
+ * A token bucket per identity, docs/api.md, Limits: the user a valid token names, the API key a
  * known key is, else the client's address (no credential, or one that does not verify: junk in
  * the header cannot buy a fresh bucket). `perSecond` tokens refill each second up to `burst`; a
  * request without a token answers 429 with `Retry-After` in whole seconds. The identity is

@@ -1,4 +1,4 @@
-// The position ledger of semantics.md "Positions rebuilt from fills": fills in, positions and their
+// The position ledger of docs/semantics.md, Positions rebuilt from fills: fills in, positions and their
 // orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills, and a
 // sandbox order API can drive a PositionLedger one fill at a time and upsert what it returns.
 import { createHash } from 'node:crypto';
@@ -213,7 +213,7 @@ export function fillUnits(fill: LedgerFill): bigint {
 }
 
 /**
- * The ledger of one series (semantics.md, "Positions rebuilt from fills"). Feed it fills in time
+ * The ledger of one series (docs/semantics.md, Positions rebuilt from fills). Feed it fills in time
  * order with `apply`; `positions()` and `orders()` are the rows to store.
  */
 export class PositionLedger {

@@ -25,7 +25,7 @@ function sections(protocols: string[], config: ServiceConfig): Record<keyof Perm
       fieldsAllowed: Object.keys(statisticFields),
       timeFramesAllowed: windows,
       isEnableRankingFilter: true,
-      // Label lists are not computed (semantics.md), so filtering by them is off.
+      // Label lists are not computed (docs/semantics.md), so filtering by them is off.
       isEnableLabelsFilter: false,
       isEnableLatestActivities: false,
       isEnableCexDepth: false,

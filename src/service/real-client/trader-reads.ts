@@ -55,7 +55,7 @@ export function traderExchanges(db: ServiceDb, account: string): TraderExchanges
 /**
  * The trader's PnL by UTC day over the days that start in [from, to] (docs/real-clients.md): for
  * each day the positions closed that day (realised PnL, fee, funding, and pnl = realisedPnl − fee +
- * funding as semantics.md defines it per position), the open positions' unrealised PnL on today's
+ * funding as docs/semantics.md defines it per position), the open positions' unrealised PnL on today's
  * entry, and the running sum of pnl + unrealisedPnl from the first day. Without `isFill`, days
  * with nothing are left out.
  */
@@ -103,7 +103,7 @@ export function traderPnlDays(
 
 type TokenRow = Omit<TokenStatistic, 'indexTokens' | 'winRate'> & { minDuration: number | null };
 
-// One row per token of the trader's CLOSED positions; the rules are semantics.md's statistic
+// One row per token of the trader's CLOSED positions; the rules are docs/semantics.md's statistic
 // record's, applied to the positions of one token over all time (docs/real-clients.md).
 const TOKEN_COLUMNS = `index_token AS indexToken, MIN(pair) AS pair,
   COUNT(*) AS totalTrade, SUM(order_count) AS totalOrder,

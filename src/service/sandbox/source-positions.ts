@@ -21,7 +21,7 @@ export const OPEN_SOURCE_POSITION_SQL = `SELECT * FROM positions INDEXED BY posi
   WHERE protocol = ? AND account = ? AND index_token = ? AND status = 'OPEN'`;
 
 /**
- * Applies a USD-notional trader order to that trader's positions (semantics.md): OPEN starts a
+ * Applies a USD-notional trader order to that trader's positions (docs/semantics.md): OPEN starts a
  * position at the fill price; INCREASE adds tokens at the size-weighted mean entry; DECREASE closes
  * sizeDelta / entry tokens and realises (price − entry) × tokens (negated for shorts); CLOSE (or a
  * liquidation) closes the rest; MARGIN_TRANSFERRED adds collateral only. Size is the peak notional.
@@ -146,7 +146,7 @@ function newRow(order: SandboxOrder, account: string): PositionRow {
   };
 }
 
-/** The position after the order, with its derived fields recomputed by semantics.md. */
+/** The position after the order, with its derived fields recomputed by docs/semantics.md. */
 function withOrder(w: Working, order: SandboxOrder): PositionRow {
   const row = w.row;
   row.size_in_token = w.tokens;

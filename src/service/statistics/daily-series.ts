@@ -7,7 +7,7 @@ import { markPrices, traderFacts } from './facts';
 
 /**
  * `pnl-statistics`: each requested account's daily series for the window, summed over the
- * protocols it was asked for (decisions.md). Keys are the accounts as the caller wrote them.
+ * protocols it was asked for (docs/api.md). Keys are the accounts as the caller wrote them.
  */
 export function pnlStatistics(
   db: ServiceDb,

@@ -8,7 +8,7 @@ import { VISIBLE_AT_GENERATION, currentGeneration } from '../store/statistics';
 import { deleteRetiredStatisticJson, pageWithStoredJson } from './stored-json';
 import { searchAfterInIndex } from './pit-index';
 
-/** A point in time lives 5 minutes after its last use (decisions.md). */
+/** A point in time lives 5 minutes after its last use (docs/api.md). */
 export const PIT_TTL_MS = 5 * 60_000;
 /** Nulls sort as the lowest number so that keyset comparisons stay total. */
 export const NULL_AS = -1.7976931348623157e308;

@@ -50,7 +50,7 @@ interface Population {
  * Rankings kept up to date one trader at a time: each population holds its members' values in
  * sorted arrays, so replacing one trader's record costs two binary searches and two memory
  * moves per key, and anyone's percentile is a binary search away. (A full recompute ranks with a
- * linear-time radix pass instead; both follow semantics.md, a test checks they agree.)
+ * linear-time radix pass instead; both follow docs/semantics.md, a test checks they agree.)
  */
 export class RankingIndex {
   private readonly populations = new Map<string, Population>();

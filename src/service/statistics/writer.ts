@@ -56,7 +56,7 @@ export type Retire = 'all' | { protocol: string; type: Window }[] | { protocol: 
 /**
  * Replaces the current records that `retire` names with `records` as a new generation, in one
  * transaction: rows that a point in time still sees are retired, not deleted, so search-after
- * keeps its snapshot (decisions.md). Each new row's API JSON is stored with it, for
+ * keeps its snapshot (docs/api.md). Each new row's API JSON is stored with it, for
  * search-after (stored-json.ts). Returns the new generation.
  */
 export function writeGeneration(

@@ -4,7 +4,7 @@ import { ServiceError } from '../http/errors';
 import type { FieldMap, FieldSpec } from './fields';
 
 /**
- * The filter grammar shared by the REST filters and GraphQL (decisions.md): equality, sets,
+ * The filter grammar shared by the REST filters and GraphQL (docs/api.md): equality, sets,
  * ranges, existence, and nested `or`. Values may arrive as text and are coerced by the field's
  * type; every error names the field.
  */
@@ -102,7 +102,7 @@ export function coerce(spec: FieldSpec, value: unknown, at: string): string | nu
 export const storedAddress = (value: string): string =>
   /^0x[0-9a-fA-F]{40}$/.test(value) ? getAddress(value) : value;
 
-/** `ORDER BY` for sorts, always ending with `id` so pages never overlap (decisions.md). */
+/** `ORDER BY` for sorts, always ending with `id` so pages never overlap (docs/api.md). */
 export function compileSort(
   fields: FieldMap,
   sorts: readonly { field: string; direction: 'asc' | 'desc' }[],

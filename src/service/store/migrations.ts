@@ -143,7 +143,7 @@ export const serviceMigrations: readonly Migration[] = [
 
         -- Statistic records, one row per version. A row is visible at generation g when
         -- gen_from <= g < gen_to (gen_to NULL = current). A recompute closes the rows it replaces,
-        -- so a point in time opened at g keeps seeing g (decisions.md, search-after).
+        -- so a point in time opened at g keeps seeing g (docs/api.md, Search-after).
         CREATE TABLE statistics (
           id TEXT NOT NULL,
           account TEXT NOT NULL,

@@ -71,7 +71,7 @@ export interface NewUserOptions {
 
 /**
  * Creates the user of a first login with their embedded wallet on the venue, in one transaction
- * (decisions.md: role user, plan 0, a fresh referral code, the configured quota and balance).
+ * (docs/api.md: role user, plan 0, a fresh referral code, the configured quota and balance).
  */
 export function createUser(
   db: ServiceDb,

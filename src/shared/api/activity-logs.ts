@@ -1,4 +1,4 @@
-// Activity logs of copied actions (service-api.md Activity log; decisions.md Copy trading).
+// Activity logs of copied actions (docs/api.md, Activity log; docs/api.md, Copy trading).
 import type { z } from 'zod';
 import {
   addressSchema,
@@ -19,7 +19,7 @@ import {
   zText,
 } from './common';
 
-/** What a copy trade did. A skipped source position writes nothing (semantics.md). */
+/** What a copy trade did. A skipped source position writes nothing (docs/semantics.md). */
 export const ACTIVITY_TYPES = [
   'OPEN',
   'CLOSE',
@@ -73,7 +73,7 @@ export const ACTIVITY_SORT_FIELDS = [
   'volume',
   'leverage',
 ] as const satisfies readonly (keyof ActivityLog)[];
-/** Range fields: the three of decisions.md (with `in`), plus createdAt for time ranges. */
+/** Range fields: the three of docs/api.md (with `in`), plus createdAt for time ranges. */
 export const ACTIVITY_RANGE_FIELDS = [
   'sourceAccount',
   'copyTradeId',

@@ -1,4 +1,4 @@
-// Wallet-signature login (service-api.md Auth, decisions.md Auth).
+// Wallet-signature login (docs/api.md, Auth).
 import type { z } from 'zod';
 import {
   evmAddressSchema,
@@ -16,7 +16,7 @@ import {
 export const loginRequestSchema = zStrict({ address: evmAddressSchema });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** `POST /auth/web3/login` answer (the schema; the spec's User example is wrong, decisions.md). */
+/** `POST /auth/web3/login` answer (the schema; the spec's User example is wrong, docs/api.md). */
 export const loginResponseSchema = zObject({ verifyCode: zNonEmpty() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 

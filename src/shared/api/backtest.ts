@@ -14,7 +14,7 @@ import {
   type CopyTradeRuleSubject,
 } from './copy-trades';
 
-/** The bounds of a backtest body, on top of a copy trade's (docs/backtest.md, Bounds). */
+/** The bounds of a backtest body, on top of a copy trade's (docs/backtest.md, API). */
 export const BACKTEST_BOUNDS = {
   accounts: { min: 1, max: 50 },
   /** Starting balance, USD. */
@@ -34,7 +34,7 @@ export const BACKTEST_BOUNDS = {
 } as const;
 const B = BACKTEST_BOUNDS;
 
-/** The defaults the service applies (docs/backtest.md, Defaults); the window defaults to the 30 days before today. */
+/** The defaults the service applies (docs/backtest.md, API); the window defaults to the 30 days before today. */
 export const BACKTEST_DEFAULTS = {
   balance: 1_000,
   orderVolume: 100,

@@ -1,4 +1,4 @@
-// Primitives shared by every resource of the service API (spec/service-api.md, spec/decisions.md).
+// Primitives shared by every resource of the service API (docs/api.md).
 // Every message is the second half of a sentence: errors render as `<path> <message>`,
 // e.g. "pagination.limit must be at most 500". zod's default wording never reaches a user.
 import { z } from 'zod';
@@ -47,7 +47,7 @@ function objectError(issue: { code?: string; input?: unknown; keys?: string[] })
   return `must not contain unknown field${(issue.keys ?? []).length === 1 ? '' : 's'} ${keys}`;
 }
 
-/** A request object: unknown fields are rejected (strict writer, decisions.md). */
+/** A request object: unknown fields are rejected (strict writer, docs/api.md). */
 export const zStrict = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, { error: objectError });
 /** A resource object: unknown fields from other deployments are dropped, not rejected (tolerant reader). */
 export const zObject = <T extends z.ZodRawShape>(shape: T) =>
@@ -103,7 +103,7 @@ export const POSITION_STATUSES = ['OPEN', 'CLOSE'] as const;
 export const positionStatusSchema = zOneOf(POSITION_STATUSES);
 export type PositionStatus = z.infer<typeof positionStatusSchema>;
 
-/** Page size bounds (decisions.md: default 20, maximum 500). */
+/** Page size bounds (docs/api.md: default 20, maximum 500). */
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 500;
 export const limitSchema = zInt()
@@ -242,7 +242,7 @@ export const serviceErrorBodySchema = zStrict({
 });
 export type ServiceErrorBody = z.infer<typeof serviceErrorBodySchema>;
 
-/** Tolerant reader of error bodies: `message` may be an array of strings (decisions.md "Also seen"). */
+/** Tolerant reader of error bodies: `message` may be an array of strings (docs/api.md, Also seen). */
 export const tolerantErrorBodySchema = z.looseObject({
   statusCode: zNumber().optional(),
   error: zText().optional(),

@@ -1,4 +1,4 @@
-// Copy positions and their orders (service-api.md Copy position, Copy order; decisions.md Copy trading).
+// Copy positions and their orders (docs/api.md, Copy position, Copy order; docs/api.md, Copy trading).
 import { z } from 'zod';
 import {
   POSITION_STATUSES,
@@ -36,7 +36,7 @@ export const CLOSE_TYPES = [
 export const closeTypeSchema = zOneOf(CLOSE_TYPES);
 export type CloseType = z.infer<typeof closeTypeSchema>;
 
-/** A number written as text; these fields stay strings on the wire (decisions.md). */
+/** A number written as text; these fields stay strings on the wire (docs/api.md). */
 export const numericTextSchema = zText().regex(/^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/, {
   error: 'must be a number written as text',
 });

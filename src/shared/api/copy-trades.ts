@@ -1,4 +1,4 @@
-// Copy-trade configurations (service-api.md Copy trade; decisions.md Copy trading).
+// Copy-trade configurations (docs/api.md, Copy trade; docs/api.md, Copy trading).
 //
 // Field schemas check types and formats only. Every value rule lives in copyTradeRuleIssues, so
 // the same rules validate a create body (copyTradeCreateSchema) and the merge of a stored copy
@@ -36,10 +36,10 @@ export const COPY_TRADE_STATUSES = ['RUNNING', 'STOPPED'] as const;
 export const copyTradeStatusSchema = zOneOf(COPY_TRADE_STATUSES);
 export type CopyTradeStatus = z.infer<typeof copyTradeStatusSchema>;
 
-/** The only type the local service runs (decisions.md); other values answer 400. */
+/** The only type the local service runs (docs/api.md); other values answer 400. */
 export const COPY_TRADE_TYPE = 'COPY_TRADER';
 
-/** Defaults of the optional create fields (service-api.md create body table). */
+/** Defaults of the optional create fields (docs/api.md, Copy trade create body). */
 export const COPY_TRADE_DEFAULTS = {
   reverseCopy: false,
   enableStopLoss: false,
@@ -134,7 +134,7 @@ export interface CopyTradeRuleIssue {
   message: string;
 }
 
-/** Every value and cross-field rule of decisions.md; absent flags count as their defaults. */
+/** Every value and cross-field rule of docs/api.md; absent flags count as their defaults. */
 export function copyTradeRuleIssues(t: CopyTradeRuleSubject): CopyTradeRuleIssue[] {
   const issues: CopyTradeRuleIssue[] = [];
   const fail = (path: string, message: string) => issues.push({ path, message });

@@ -1,5 +1,5 @@
-// Copy wallets and embedded-wallet withdrawal (service-api.md Copy wallet, Withdrawal record;
-// decisions.md Copy wallets and withdrawal).
+// Copy wallets and embedded-wallet withdrawal (docs/api.md, Copy wallet, Withdrawal record;
+// docs/api.md, Copy wallets and withdrawal).
 //
 // The venue's name is part of field names (`<venue>: {...}`, `<venue>WithdrawFeeAmount`), and it
 // comes from the service profile, so these schemas are built by functions of the venue.

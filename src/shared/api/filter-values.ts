@@ -1,4 +1,4 @@
-// How a filter value (JSON, possibly text) becomes what a field compares (decisions.md, Filters):
+// How a filter value (JSON, possibly text) becomes what a field compares (docs/api.md, Filters):
 // one set of rules for the service's SQL filters and the core's offline filters over downloaded
 // datasets, which must answer the same. Each side raises its own error type with the sentence.
 

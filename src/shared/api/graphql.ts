@@ -1,4 +1,4 @@
-// GraphQL search (service-api.md GraphQL; decisions.md GraphQL and Response wrapping).
+// GraphQL search (docs/api.md, GraphQL, Response wrapping).
 import { z } from 'zod';
 import {
   expected,
@@ -154,7 +154,7 @@ export interface GraphqlSort {
 }
 
 /**
- * `sorts` as an array or a single object (decisions.md), always an array after parsing.
+ * `sorts` as an array or a single object (docs/api.md), always an array after parsing.
  * A preprocess (not a union) keeps errors pointing at the wrong field; the cast restores the
  * input type the preprocess erases.
  */
@@ -163,7 +163,7 @@ const graphqlSortsSchema = z.preprocess(
   zCappedList(graphqlSortSchema, SORT_KEYS_MAX),
 ) as unknown as z.ZodType<GraphqlSort[], GraphqlSort | GraphqlSort[]>;
 
-/** `paging.size` bounds (decisions.md: 1..1000; default like every page, 20). */
+/** `paging.size` bounds (docs/api.md: 1..1000; default like every page, 20). */
 export const GRAPHQL_PAGE_SIZE_MAX = 1000;
 
 /** `variables.body`: filter, sorts, paging; each may be omitted. */

@@ -1,5 +1,5 @@
 // Lists the service answers bare, which other deployments wrap in {data: [...]}
-// (decisions.md Response wrapping, "Also seen"): the client accepts both.
+// (docs/api.md, Response wrapping, Also seen): the client accepts both.
 import { z } from 'zod';
 import { zList } from './common';
 

@@ -1,4 +1,4 @@
-// Trader positions and orders (service-api.md Position, Order; decisions.md Pagination and filters).
+// Trader positions and orders (docs/api.md, Position, Order; docs/api.md, Pagination and filters).
 import { z } from 'zod';
 import {
   addressSchema,
@@ -120,7 +120,7 @@ export const orderSchema = zObject({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-/** `sortBy` values of the position filter (service-api.md). */
+/** `sortBy` values of the position filter (docs/api.md). */
 export const POSITION_SORT_FIELDS = [
   'closeBlockTime',
   'openBlockTime',
@@ -136,7 +136,7 @@ export const POSITION_SORT_FIELDS = [
 ] as const satisfies readonly (keyof Position)[];
 export type PositionSortField = (typeof POSITION_SORT_FIELDS)[number];
 
-/** Equality `queries` of the position filter (decisions.md names account, status, pair). */
+/** Equality `queries` of the position filter (docs/api.md names account, status, pair). */
 export const POSITION_QUERY_FIELDS = [
   'account',
   'status',

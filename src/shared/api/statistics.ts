@@ -1,5 +1,5 @@
 // Trader statistics: records, rankings, filters, search-after, daily PnL series
-// (service-api.md Trader statistics; decisions.md Statistics; semantics.md for the meanings).
+// (docs/api.md, Trader statistics; docs/api.md, Statistics; docs/semantics.md for the meanings).
 import { z } from 'zod';
 import {
   WINDOWS,
@@ -30,10 +30,10 @@ import {
 import type { Window } from './common';
 
 const num = () => zNumber();
-// min/max of nothing are null (semantics.md); the spec marks these as nullable.
+// min/max of nothing are null (docs/semantics.md); the spec marks these as nullable.
 const nullableNum = () => zNumber().nullable();
 
-/** One record per trader, protocol and window. Durations are seconds (decisions.md). */
+/** One record per trader, protocol and window. Durations are seconds (docs/api.md). */
 export const positionStatisticSchema = zObject({
   id: zNonEmpty(),
   account: addressSchema,
@@ -232,7 +232,7 @@ const publicOptionalMask = Object.fromEntries(
 export const publicPositionStatisticSchema = positionStatisticSchema.partial(publicOptionalMask);
 export type PublicPositionStatistic = z.infer<typeof publicPositionStatisticSchema>;
 
-/** The 13 ranking keys of the spec (semantics.md Ranking): every ranking carries them. */
+/** The 13 ranking keys of the spec (docs/semantics.md, Ranking): every ranking carries them. */
 export const SPEC_RANKING_KEYS = [
   'avgDuration',
   'avgLeverage',
@@ -357,7 +357,7 @@ export const publicStatisticFilterBodySchema = zStrict({
 export type PublicStatisticFilterBodyInput = z.input<typeof publicStatisticFilterBodySchema>;
 export type PublicStatisticFilterBody = z.infer<typeof publicStatisticFilterBodySchema>;
 
-/** Search-after batch size bounds (decisions.md: 1..1000; default like every page, 20). */
+/** Search-after batch size bounds (docs/api.md: 1..1000; default like every page, 20). */
 export const SEARCH_AFTER_SIZE_MAX = 1000;
 export const SEARCH_AFTER_SIZE_DEFAULT = 20;
 
@@ -423,7 +423,7 @@ export const pnlStatisticsRequestSchema = zStrict({
 export type PnlStatisticsRequestInput = z.input<typeof pnlStatisticsRequestSchema>;
 export type PnlStatisticsRequest = z.infer<typeof pnlStatisticsRequestSchema>;
 
-/** One account's daily series: parallel arrays, one entry per UTC day (semantics.md). */
+/** One account's daily series: parallel arrays, one entry per UTC day (docs/semantics.md). */
 export const pnlSeriesSchema = zObject({
   date: zList(isoTimestampSchema),
   realisedPnl: zList(zNumber()),

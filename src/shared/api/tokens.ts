@@ -1,4 +1,4 @@
-// Tradable tokens grouped by protocol (service-api.md `/pairs/tokens`).
+// Tradable tokens grouped by protocol (docs/api.md, Token listing).
 import { z } from 'zod';
 import { expected, zBool, zList, zObject, zText } from './common';
 

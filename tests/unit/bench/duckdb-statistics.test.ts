@@ -1,5 +1,5 @@
 // The DuckDB reference implementation of the statistics must give OUR engine's numbers on every
-// record and field (the engine is the reference; semantics.md is the law for both).
+// record and field (the engine is the reference; docs/semantics.md is the law for both).
 import { describe, expect, it } from 'vitest';
 import {
   compareRecords,

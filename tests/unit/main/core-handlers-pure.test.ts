@@ -34,7 +34,7 @@ describe('live feed filters as GraphQL conditions', () => {
 
 describe('withdrawal preview', () => {
   const fees = { feeAmount: 1, transferFee: 1, withdrawFee: 1, minimum: 8 };
-  it('breaks the amount down (decisions.md formulas)', () => {
+  it('breaks the amount down (docs/api.md formulas)', () => {
     expect(previewWithdrawal(10, fees, 100, 'service')).toEqual({
       amount: 10,
       feeAmount: 1,

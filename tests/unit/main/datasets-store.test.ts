@@ -305,7 +305,7 @@ describe('a download written batch by batch', () => {
 });
 
 describe('rankings of a downloaded population', () => {
-  it('are the service’s percentiles (semantics.md), nulls and ties included', () => {
+  it('are the service’s percentiles (docs/semantics.md), nulls and ties included', () => {
     fc.assert(
       fc.property(
         fc.array(

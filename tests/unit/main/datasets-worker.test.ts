@@ -146,7 +146,7 @@ async function fakeService(
         total: count,
         totalPages: 1,
         pitId: 'pit',
-        // This deployment answers null once the data is exhausted (decisions.md allows it).
+        // This deployment answers null once the data is exhausted (docs/api.md allows it).
         searchAfter: exhausted ? null : [data.at(-1)?.id ?? null],
       },
     };

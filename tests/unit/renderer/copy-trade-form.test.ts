@@ -90,7 +90,7 @@ describe('the copy-trade form', () => {
     expect(body).not.toHaveProperty('maxVolMultiplier');
   });
 
-  it('reports every rule of decisions.md at its field, in words', () => {
+  it('reports every rule of docs/api.md at its field, in words', () => {
     const issues = copyTradeFormIssues(
       valid({
         title: '',

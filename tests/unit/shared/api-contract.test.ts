@@ -1,4 +1,4 @@
-// The API wire contract (src/shared/api): the rules of decisions.md, the tolerant shapes the client
+// The API wire contract (src/shared/api): the rules of docs/api.md, the tolerant shapes the client
 // accepts, and messages that read as the second half of "<path> <message>".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import { openDatabase, type Migration } from '../../../node/sqlite';
 import { KeyValueTable } from './key-value';
 
 /**
- * The core's own SQLite database (ARCHITECTURE.md: the service and the core each own theirs).
+ * The core's own SQLite database (docs/architecture.md: the service and the core each own theirs).
  * Every row carries the profile it belongs to, so each profile keeps its own cache.
  * Never edit a released step: add one.
  */

@@ -24,7 +24,7 @@ interface Refresh {
 }
 
 /**
- * Cache-first reads (ARCHITECTURE.md): with a cached answer, return it at once marked with its
+ * Cache-first reads (docs/architecture.md): with a cached answer, return it at once marked with its
  * age and refresh in the background, pushing the fresh answer as `data:fresh`; without one, ask
  * the service. When the service cannot be reached the cached answer is returned marked stale;
  * with nothing cached the caller gets an OFFLINE error that says so.

@@ -101,7 +101,7 @@ import { DEFAULT_PREPARING_POLICY, waitWhilePreparing, type PreparingPolicy } fr
 /** How long one call may take before the terminal says the service did not answer. */
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** Which credentials an endpoint takes (service-api.md Authentication). */
+/** Which credentials an endpoint takes (docs/api.md, Authentication). */
 type Auth = 'none' | 'jwt' | 'apiKey' | 'jwtOrApiKey';
 
 /** One call: the request, the credentials it takes, and whether it may be retried. */
@@ -162,7 +162,7 @@ const seg = (value: string): string => encodeURIComponent(value);
 /**
  * The API of one deployment, typed by the contract in src/shared. Paths and names that depend
  * on the venue come from the profile. Every answer is checked with the contract's schema, in its
- * tolerant variant where decisions.md lists "also seen" shapes.
+ * tolerant variant where docs/api.md lists "also seen" shapes.
  */
 export class ServiceClient {
   private readonly http: HttpOptions;

@@ -10,7 +10,7 @@ type LiveRequest = z.output<typeof liveFeedRequestSchema>;
 type Feed = 'positions' | 'orders';
 
 /**
- * The filters of schemas/live.ts as GraphQL conditions (decisions.md GraphQL): pair by equality,
+ * The filters of schemas/live.ts as GraphQL conditions (docs/api.md, GraphQL): pair by equality,
  * side as `isLong`, the minimum size as a lower bound on the size (the order's size change for
  * orders), and for orders the protocols as an `in` (the position queries take `protocols`).
  */

@@ -1,4 +1,4 @@
-// `prices:candles` (docs/core.md, Price candles): a token's candles from the active service.
+// `prices:candles` (docs/service.md, Price candles): a token's candles from the active service.
 // Not cached: a chart asks for a range once, and the latest candle is still moving.
 import type { ServiceClient } from '../client/service-client';
 import type { Handlers } from './handlers';

@@ -19,7 +19,7 @@ import type { DomainDeps, Handlers } from './handlers';
 
 type WalletChannel = 'wallets:list' | 'withdraw:preview' | 'withdraw:submit' | 'withdrawals:list';
 
-/** Fees assumed for a deployment that publishes none and whose profile sets none (decisions.md defaults). */
+/** Fees assumed for a deployment that publishes none and whose profile sets none (docs/api.md, Copy wallets and withdrawal). */
 export const DEFAULT_WITHDRAW_FEES: WithdrawFees = {
   feeAmount: 1,
   transferFee: 1,
@@ -32,7 +32,7 @@ const USD_DECIMALS = 6;
 const roundUsd = (value: number): number => Number(value.toFixed(USD_DECIMALS));
 
 /**
- * The fee breakdown of a withdrawal (decisions.md, Copy wallets and withdrawal):
+ * The fee breakdown of a withdrawal (docs/api.md, Copy wallets and withdrawal):
  * `withdrawAmount = amount − feeAmount − transferFee`, `receiveAmount = withdrawAmount − withdrawFee`,
  * and the first reason the service would refuse it, if any.
  */

@@ -173,7 +173,7 @@ export interface ProfileManagerDeps {
 }
 
 /**
- * The service profiles (decisions.md, Service profile): the local service, always there and
+ * The service profiles (docs/api.md, Service profile): the local service, always there and
  * active by default, and any number of remote deployments saved by the user. Each profile keeps
  * its own client, session, API key and cached answers; switching takes effect at once.
  */

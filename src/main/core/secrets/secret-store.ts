@@ -1,4 +1,4 @@
-/** Secrets behind one small interface (STYLE.md): the wallet key, tokens, API keys. */
+/** Secrets behind one small interface (docs/style.md): the wallet key, tokens, API keys. */
 export interface SecretStore {
   get(account: string): Promise<string | null>;
   set(account: string, value: string): Promise<void>;

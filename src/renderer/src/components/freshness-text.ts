@@ -11,7 +11,7 @@ export interface FreshnessText {
 }
 
 /**
- * Words for a cache-first answer (ARCHITECTURE.md: reads go cache-first):
+ * Words for a cache-first answer (docs/architecture.md, Reads go cache-first):
  * - live: fetched for this request (or refreshed since);
  * - cached N min ago: served from the local cache while a refresh runs;
  * - offline: the service could not be reached, the figures are the last known;

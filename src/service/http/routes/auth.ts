@@ -14,7 +14,7 @@ import {
 import { signAccessToken } from '../../auth/tokens';
 import { createUser, findUserByAddress } from '../../users/users';
 
-/** How far the signed `time` may be from the service clock (decisions.md). */
+/** How far the signed `time` may be from the service clock (docs/api.md). */
 const TIME_WINDOW_MS = 5 * 60_000;
 
 /** Wallet-signature login: a code to sign, then the signature for a token. No credentials. */

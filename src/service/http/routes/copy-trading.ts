@@ -26,7 +26,7 @@ type IdParams = { Params: { id: string } };
 /** An optional JSON body: absent or `null` means no filters. */
 const optionalBody = (request: FastifyRequest): unknown => request.body ?? {};
 
-/** Copy trades, copy wallets, withdrawals, copy positions and activity logs; JWT only (service-api.md). */
+/** Copy trades, copy wallets, withdrawals, copy positions and activity logs; JWT only (docs/api.md). */
 export function copyTradingRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const userOf = async (request: FastifyRequest): Promise<UserRecord> => {
     const caller = await authenticate(ctx, request, 'jwt');

@@ -26,7 +26,7 @@ import { pnlStatistics } from '../../statistics/daily-series';
 import { filterPositions } from '../../statistics/positions';
 import { windowBounds } from '../../analytics/windows';
 
-/** Default orders when a body names no `sortBy` (decisions.md leaves them open; docs/service.md). */
+/** Default orders when a body names no `sortBy` (docs/api.md leaves them open; docs/service.md). */
 const DEFAULT_STATISTIC_SORT = 'pnl';
 const DEFAULT_POSITION_SORT = 'openBlockTime';
 
@@ -41,7 +41,7 @@ const equalities = (queries: { fieldName: string; value: string }[]): Condition[
 const json = (reply: FastifyReply, body: string | Buffer) =>
   reply.type('application/json; charset=utf-8').send(body);
 
-/** Trader statistics, search-after, daily PnL and positions (credentials per service-api.md). */
+/** Trader statistics, search-after, daily PnL and positions (credentials per docs/api.md). */
 export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const known = new LiveProtocols(ctx.db);
   const protocolOf = (request: FastifyRequest): string => {

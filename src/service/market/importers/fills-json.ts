@@ -100,7 +100,7 @@ function startPositionOf(raw: unknown): string | null {
 /**
  * Reads a userFills answer for `account`, in time order. The venue lists the newest fill first
  * across milliseconds, but the fills of one millisecond in the order they executed
- * (../shared/venues/hyperliquid/README.md): the file is sorted by time, stably, so a millisecond's
+ * (docs/importing.md#json-the-venues-userfills-answer): the file is sorted by time, stably, so a millisecond's
  * fills keep the file's order whichever way the file runs. Rejected rows name the element
  * ("fill #3", counted in the file) and its line.
  */

@@ -50,7 +50,7 @@ export interface LiveMarketOptions {
   /**
    * Where a failing tick's error goes when the timer runs it (default console.error), with how
    * many ticks in a row have failed and when the next try is. The market does not stop: it tries
-   * again after `tickMs × 2^(failures)`, at most `maxRetryMs` (docs/service.md, Live market).
+   * again after `tickMs × 2^(failures)`, at most `maxRetryMs` (docs/service.md, The live market's state).
    */
   onError?: (error: unknown, retry: { failures: number; retryInMs: number }) => void;
   /** A tick succeeded after failures (the market runs again). */

@@ -1,4 +1,4 @@
-// One simulated position and the orders that move it, kept to semantics.md "Positions": every
+// One simulated position and the orders that move it, kept to docs/semantics.md, Positions: every
 // fill updates the running state and yields its order row; `toRow()` gives the position row whose
 // numbers are the sums and extremes of those orders. Pure: no store, no clock.
 import { derivePosition } from '../../analytics/position-facts';

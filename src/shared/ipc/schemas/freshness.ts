@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * How fresh a cached read is (ARCHITECTURE.md: reads go cache-first). Every read channel answers
+ * How fresh a cached read is (docs/architecture.md, Reads go cache-first). Every read channel answers
  * `{data, freshness}`; when it answered from the cache it refreshes in the background and pushes
  * the new value as a `data:fresh` event under the same request key.
  */

@@ -18,7 +18,7 @@ export const walletsListSchema = cached(
   }),
 );
 
-/** `withdraw:preview`: the fee breakdown before anything is sent (decisions.md fees and minimum). */
+/** `withdraw:preview`: the fee breakdown before anything is sent (docs/api.md, Copy wallets and withdrawal). */
 export const withdrawPreviewRequestSchema = zStrict({
   sourceAddress: evmAddressSchema,
   amount: zNumber().gt(0, { error: 'must be greater than 0' }),

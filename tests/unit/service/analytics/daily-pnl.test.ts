@@ -1,4 +1,4 @@
-// Daily PnL series (semantics.md "Daily PnL series") and the decision at the top of daily-pnl.ts:
+// Daily PnL series (docs/semantics.md, Daily PnL series) and the decision at the top of daily-pnl.ts:
 // a day's realised PnL and fee count the positions the window's record holds, so the series sums
 // to the record and today's realised PnL is 0 in D-windows.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Per-position numbers of semantics.md "Positions (inputs)".
+// Per-position numbers of docs/semantics.md, Positions.
 import { describe, expect, it } from 'vitest';
 import { derivePosition, unrealisedPnlOf } from '../../../../src/service/analytics/position-facts';
 import { A, B, C, D, E } from './fixtures';

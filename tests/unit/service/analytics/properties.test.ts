@@ -1,4 +1,4 @@
-// Properties of the statistics over random traders (fast-check): the identities of semantics.md
+// Properties of the statistics over random traders (fast-check): the identities of docs/semantics.md
 // and the agreement of the one-pass, all-windows computation with the single-window one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The statistic record of semantics.md, field by field, on the worked example of fixtures.ts.
+// The statistic record of docs/semantics.md, field by field, on the worked example of fixtures.ts.
 import { describe, expect, it } from 'vitest';
 import { positionStatisticSchema } from '../../../../src/shared/api/statistics';
 import { computeStatistic, computeTraderStatistics } from '../../../../src/service/analytics/statistics';

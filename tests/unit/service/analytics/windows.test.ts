@@ -1,4 +1,4 @@
-// Window bounds (semantics.md Windows): [T0 − n days, T0) with T0 = 00:00 UTC today; FULL is all.
+// Window bounds (docs/semantics.md, Windows): [T0 − n days, T0) with T0 = 00:00 UTC today; FULL is all.
 import { describe, expect, it } from 'vitest';
 import {
   DAY_MS,

@@ -1,4 +1,4 @@
-// One scenario per copy trade option (semantics.md, Copy engine): filters, sizing, leverage cap,
+// One scenario per copy trade option (docs/semantics.md, Copy engine): filters, sizing, leverage cap,
 // multiple accounts, the increase clip. Default fees: 0.06 % on opens and increases.
 import { afterEach, describe, expect, it } from 'vitest';
 import { BTC, CopyWorld, ETH, HOUR, SOL, TRADER_A, TRADER_B, TRADER_C } from './world';

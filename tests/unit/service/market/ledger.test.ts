@@ -1,4 +1,4 @@
-// The position ledger against semantics.md "Positions rebuilt from fills", on hand-worked series.
+// The position ledger against docs/semantics.md, Positions rebuilt from fills, on hand-worked series.
 import { describe, expect, it } from 'vitest';
 import {
   DecimalError,

@@ -1,4 +1,4 @@
-// The identities every simulated position must obey (semantics.md "Positions"), checked from the
+// The identities every simulated position must obey (docs/semantics.md, Positions), checked from the
 // stored rows alone: a position against its own orders. Shared by the unit and integration tests.
 import type { ServiceDb } from '../../../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../../../src/service/store/positions';

@@ -1,4 +1,4 @@
-// A simulated position against numbers worked by hand (semantics.md "Positions").
+// A simulated position against numbers worked by hand (docs/semantics.md, Positions).
 import { describe, expect, it } from 'vitest';
 import { MAINTENANCE } from '../../../../src/service/market/simulator/parameters';
 import {

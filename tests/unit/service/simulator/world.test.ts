@@ -1,4 +1,4 @@
-// A small demo world (200 traders, 30 days) in an in-memory store: its rows obey semantics.md,
+// A small demo world (200 traders, 30 days) in an in-memory store: its rows obey docs/semantics.md,
 // it is the same for the same seed, and its traders behave like their styles.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('the demo world, small', () => {
     );
   });
 
-  it('obeys the position identities of semantics.md on every position', () => {
+  it('obeys the position identities of docs/semantics.md on every position', () => {
     expect(positionViolations(db)).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ export class DownloadRun {
           await this.walk(source);
           break;
         } catch (error) {
-          // decisions.md: a pit lives 5 minutes after its last use. Records of two points in time
+          // docs/api.md: a pit lives 5 minutes after its last use. Records of two points in time
           // must never mix, so the run starts a new generation, which replaces the unfinished one
           // atomically with its first batch.
           if (!restarted && this.stop === null && isPitExpired(error)) {

@@ -7,7 +7,7 @@ import {
 import type { LeaderboardPacked, PackedRecords } from './protocol';
 
 /**
- * How a downloaded statistic record is stored (docs/core-cache.md, Datasets): its numbers as
+ * How a downloaded statistic record is stored (docs/core-cache.md, Downloaded datasets): its numbers as
  * columns of 64-bit floats, so filters and sorts run over typed arrays, and the rest of the record
  * (strings, lists, timestamps as written) as JSON. A null number is NaN in its column.
  */

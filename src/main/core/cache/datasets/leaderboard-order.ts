@@ -1,7 +1,7 @@
 /**
  * The order of leaderboard rows, the same whether they come from the service or from a downloaded
  * dataset: the sort field as SQLite orders it (the local service sorts in SQL: NULL below every
- * number, text by code point), then `id` ascending (decisions.md: the service's tie-breaker), then
+ * number, text by code point), then `id` ascending (docs/api.md: the service's tie-breaker), then
  * the protocol, so that rows of several protocols merge into one total order.
  */
 

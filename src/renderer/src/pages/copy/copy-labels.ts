@@ -1,4 +1,4 @@
-// Words for the copy-trading enums, as a trader reads them (semantics.md, Copy engine).
+// Words for the copy-trading enums, as a trader reads them (docs/semantics.md, Copy engine).
 import type { ActivityType } from '../../../../shared/api/activity-logs';
 import type { CloseType } from '../../../../shared/api/copy-positions';
 

@@ -1,6 +1,6 @@
 // The copy-trade form as the user types it, and its translation to the create and update bodies.
 // Every value rule comes from the shared contract (copyTradeCreateSchema runs copyTradeRuleIssues),
-// so the form says exactly what the service would refuse, before anything is sent (decisions.md).
+// so the form says exactly what the service would refuse, before anything is sent (docs/api.md).
 import type {
   AmountType,
   CopyTrade,
@@ -265,7 +265,7 @@ export function humanizeRule(message: string): string {
 
 /**
  * Every problem of the form, by field, from the shared create schema (types, formats and the
- * value and cross-field rules of decisions.md). Empty when the body may be sent.
+ * value and cross-field rules of docs/api.md). Empty when the body may be sent.
  */
 export function copyTradeFormIssues(v: CopyTradeFormValues): FormIssues {
   const parsed = copyTradeCreateSchema.safeParse(formToCreateBody(v));

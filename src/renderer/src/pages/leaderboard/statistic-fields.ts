@@ -1,5 +1,5 @@
 // What every statistic is called, how it is shown and what it means: the formulas are those of
-// spec/semantics.md ("Statistic record", "Ranking"), worded for a trader. The leaderboard's
+// docs/semantics.md (Statistic record, Ranking), worded for a trader. The leaderboard's
 // columns and filters and the trader page's grid and tooltips all read them from here.
 import type { Window } from '../../../../shared/api/common';
 import type { RankingKey, StatisticNumericField } from '../../../../shared/api/statistics';
@@ -486,7 +486,7 @@ export const STAT_FIELDS: readonly StatField[] = [
   },
   {
     key: 'lastTradeAtTs',
-    // The API's `lastTradeAt` is the latest close (semantics.md): named for what it is, so that a
+    // The API's `lastTradeAt` is the latest close (docs/semantics.md): named for what it is, so that a
     // trader who opened a position a minute ago is not shown as idle for weeks.
     label: 'Last close',
     kind: 'time',
@@ -537,7 +537,7 @@ export const WINDOW_LABELS: Record<Window, string> = {
 /** The windows from the shortest to all time, as the tabs show them. */
 export const WINDOW_ORDER: readonly Window[] = ['D7', 'D15', 'D30', 'D60', 'FULL'];
 
-/** What a window covers (semantics.md Windows). */
+/** What a window covers (docs/semantics.md, Windows). */
 export function windowMeaning(window: Window): string {
   if (window === 'FULL') return 'Every closed position.';
   const days = window.slice(1);

@@ -102,7 +102,7 @@ function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] 
     usdColumn({
       id: 'pnl',
       // An open position's pnl is what it has realised so far, less fees: the API gives no mark
-      // price, so its open part is not marked to market (semantics.md, pnl).
+      // price, so its open part is not marked to market (docs/semantics.md, Positions).
       label: kind === 'top' ? 'PnL so far' : 'PnL',
       title:
         kind === 'top'

@@ -36,7 +36,7 @@ const PROFILE_LABELS: Record<ProfileField, string> = {
   apiKey: 'API key',
 };
 
-/** A new remote profile with the defaults of decisions.md. */
+/** A new remote profile with the defaults of docs/api.md. */
 export function emptyProfileForm(): ProfileFormValues {
   return {
     id: '',

@@ -11,7 +11,7 @@ export interface PnlPoint {
 }
 
 /**
- * The daily series of `statistics:pnl` as a running total (semantics.md "Daily PnL series": the
+ * The daily series of `statistics:pnl` as a running total (docs/semantics.md, Daily PnL series: the
  * entries are per-day amounts, the chart accumulates them). Fees are subtracted; today's
  * unrealised PnL of open positions is added on its day, so the last point is where the trader
  * stands now.

@@ -1,5 +1,5 @@
 // Reading the tolerant wallet records of `wallets:list`: the venue object sits under the venue's
-// name (decisions.md), which the renderer may not know, so it is found by its shape.
+// name (docs/api.md), which the renderer may not know, so it is found by its shape.
 
 /** A wallet as `wallets:list` answers it: the base fields plus whatever the service added. */
 export interface WalletRecord {
