@@ -16,7 +16,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           web: resolve('src/main/web/cli.ts'),
           service: resolve('src/service/cli.ts'),
-          'dataset-worker': resolve('src/main/core/cache/datasets/dataset-worker.ts'),
+          'dataset-worker': resolve('src/main/core/datasets/dataset-worker.ts'),
           'sweep-worker': resolve('src/service/backtest/sweep-worker.ts'),
           'prepare-worker': resolve('src/service/preparation/prepare-worker.ts'),
         },

@@ -1,4 +1,4 @@
-// Bulk downloads of a dataset (src/main/core/cache/datasets) from the real local service, stopped
+// Bulk downloads of a dataset (src/main/core/datasets) from the real local service, stopped
 // in every way a download can stop (the service going away, a cancel, the process killed, the
 // point in time expiring) and resumed: each must end with every record once, equal to a download
 // that was never interrupted.

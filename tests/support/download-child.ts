@@ -1,8 +1,8 @@
 // A core that only downloads a dataset, run as its own process so that a test can kill it with
 // SIGKILL in the middle (tests/integration/dataset-downloads.test.ts). Arguments: a JSON object
 // {url, apiKey, datasetsPath, protocol, window, batchSize}. Prints one line per batch written.
-import { StatisticsDatasets } from '../../src/main/core/cache/datasets/statistics-datasets';
-import type { SearchAfterSource } from '../../src/main/core/cache/datasets/download-run';
+import { StatisticsDatasets } from '../../src/main/core/datasets/statistics-datasets';
+import type { SearchAfterSource } from '../../src/main/core/datasets/download-run';
 import { ServiceClient } from '../../src/main/core/client/service-client';
 import { staticCredentials } from '../../src/main/core/client/credentials';
 import {

@@ -4,7 +4,7 @@
 // service's).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SearchAfterSource } from '../../src/main/core/cache/datasets/download-run';
+import type { SearchAfterSource } from '../../src/main/core/datasets/download-run';
 import { httpRequest } from '../../src/main/core/client/http';
 import { SEARCH_AFTER_PATH, type SearchAfterRequestInput } from '../../src/shared/api/statistics';
 

@@ -10,7 +10,7 @@ import { ResponseCache } from '../../src/main/core/cache/response-cache';
 import {
   StatisticsDatasets,
   type StatisticsDatasetsOptions,
-} from '../../src/main/core/cache/datasets/statistics-datasets';
+} from '../../src/main/core/datasets/statistics-datasets';
 import { ServiceClient, type ServiceClientOptions } from '../../src/main/core/client/service-client';
 import { staticCredentials } from '../../src/main/core/client/credentials';
 import { CoreEvents } from '../../src/main/core/events';

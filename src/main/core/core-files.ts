@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { openRebuildable, type DamagedFile } from '../../node/damaged-file';
 import { openCacheDatabase } from './cache/cache-db';
-import { StatisticsDatasets } from './cache/datasets';
+import { StatisticsDatasets } from './datasets';
 import { openWithdrawalsDatabase } from './cache/withdrawals-file';
 
 /** The core's own files in the data folder, open. */

@@ -9,7 +9,7 @@ import type { SweepTask } from './sweep-runs';
 
 /**
  * The built `sweep-worker.js` beside this module when there is one, else the TypeScript source
- * through tsx's loader (the service runs under tsx; as in main/core/cache/datasets).
+ * through tsx's loader (the service runs under tsx; as in main/core/datasets).
  */
 function startWorker(): Worker {
   const here = dirname(fileURLToPath(import.meta.url));

@@ -3,17 +3,17 @@
 // not the contract's shape; and the batch reader, the worker that runs it.
 import { describe, expect, it } from 'vitest';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
-import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/cache/datasets/batch-bytes';
+import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/datasets/batch-bytes';
 import {
   COLUMN_INDEX,
   packedText,
   packedTexts,
   unpackRows,
-} from '../../../src/main/core/cache/datasets/fields';
+} from '../../../src/main/core/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';
 import { ServiceRequestError, type HttpRequest } from '../../../src/main/core/client/http';
 import { fakeSearchAfter } from '../../support/fake-search-after';
-import { BatchReceiver } from '../../../src/main/core/cache/datasets/batch-channel';
+import { BatchReceiver } from '../../../src/main/core/datasets/batch-channel';
 import { MessageChannel } from 'node:worker_threads';
 
 const NOW = '2024-05-01T00:00:00.000Z';

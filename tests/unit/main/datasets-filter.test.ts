@@ -1,4 +1,4 @@
-// Offline filtering and sorting of a downloaded dataset (src/main/core/cache/datasets) checked
+// Offline filtering and sorting of a downloaded dataset (src/main/core/datasets) checked
 // against the service's own SQL: the same conditions compiled by the service's compiler and run
 // by SQLite over the same records must give the same total and the same page, for every operator.
 import Database from 'better-sqlite3';
@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { RangeCondition } from '../../../src/shared/api/common';
 import { compileConditions, compileSort, type Condition } from '../../../src/service/store/conditions';
 import type { FieldMap } from '../../../src/service/store/fields';
-import { DatasetIndex } from '../../../src/main/core/cache/datasets/dataset-index';
-import { compareKeys, mergeOrdered } from '../../../src/main/core/cache/datasets/leaderboard-order';
-import { countStrictlyBelow, sortedIndexes } from '../../../src/main/core/cache/datasets/radix';
+import { DatasetIndex } from '../../../src/main/core/datasets/dataset-index';
+import { compareKeys, mergeOrdered } from '../../../src/main/core/datasets/leaderboard-order';
+import { countStrictlyBelow, sortedIndexes } from '../../../src/main/core/datasets/radix';
 import { CoreError } from '../../../src/main/core/errors';
 
 interface Rec {

@@ -12,12 +12,12 @@ import {
   RECORD_NUMBER_FIELDS,
   joinRecord,
   splitRecord,
-} from '../../../src/main/core/cache/datasets/fields';
+} from '../../../src/main/core/datasets/fields';
 import {
   NUMBER_RULES,
   probeNumberRule,
   recordsFit,
-} from '../../../src/main/core/cache/datasets/record-check';
+} from '../../../src/main/core/datasets/record-check';
 
 const T1 = '2024-05-01T00:00:00.000Z';
 const T2 = '2024-05-02T12:30:00.250Z';

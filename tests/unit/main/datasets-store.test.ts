@@ -1,4 +1,4 @@
-// The datasets' store (src/main/core/cache/datasets), driven in-process as the worker drives it:
+// The datasets' store (src/main/core/datasets), driven in-process as the worker drives it:
 // batches with their cursors, the two ends of a download meeting, runs and generations, rankings.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,16 +7,16 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANKING_KEYS } from '../../../src/shared/api/statistics';
 import { rankPopulation } from '../../../src/service/analytics/rankings';
-import { DatasetHost } from '../../../src/main/core/cache/datasets/dataset-host';
+import { DatasetHost } from '../../../src/main/core/datasets/dataset-host';
 import type {
   BatchWrite,
   DatasetRef,
   LeaderboardPacked,
   ResumePoint,
   StreamName,
-} from '../../../src/main/core/cache/datasets/protocol';
-import { LOWER_IS_BETTER, percentiles } from '../../../src/main/core/cache/datasets/rankings';
-import { packRecords, unpackRows } from '../../../src/main/core/cache/datasets/fields';
+} from '../../../src/main/core/datasets/protocol';
+import { LOWER_IS_BETTER, percentiles } from '../../../src/main/core/datasets/rankings';
+import { packRecords, unpackRows } from '../../../src/main/core/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';
 
 const dirs: string[] = [];

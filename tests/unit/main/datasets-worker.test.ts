@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   StatisticsDatasets,
   type SearchAfterSource,
-} from '../../../src/main/core/cache/datasets/statistics-datasets';
+} from '../../../src/main/core/datasets/statistics-datasets';
 import { CoreError } from '../../../src/main/core/errors';
 import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
 import { fakeSearchAfter, type FakeSearchAfter } from '../../support/fake-search-after';

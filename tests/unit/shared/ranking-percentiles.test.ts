@@ -10,7 +10,7 @@ import { rankPopulation, type RankingInput } from '../../../src/service/analytic
 import {
   LOWER_IS_BETTER,
   percentiles as datasetPercentiles,
-} from '../../../src/main/core/cache/datasets/rankings';
+} from '../../../src/main/core/datasets/rankings';
 import { RadixScratch } from '../../../src/shared/statistics-index/radix-sort';
 
 /** The definition: 100 × #(values strictly worse) / (N − 1), 2 decimals; missing is worst. */

@@ -11,7 +11,7 @@ import type { PickSavePath } from '../export/exports-folder';
 import type { ProfileManager } from '../profiles/profile-manager';
 import type { SettingsStore } from '../settings/settings-store';
 import type { Wallet } from '../wallet/wallet';
-import type { StatisticsDatasets } from '../cache/datasets';
+import type { StatisticsDatasets } from '../datasets';
 import { createAccountHandlers } from './account';
 import { createBacktestHandlers } from './backtest';
 import { createPriceHandlers } from './prices';

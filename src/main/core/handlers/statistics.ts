@@ -4,8 +4,8 @@ import type { DownloadState, LeaderboardRow } from '../../../shared/ipc/schemas/
 import { PAGE_LIMIT_MAX } from '../../../shared/api/common';
 import type { ServiceClient } from '../client/service-client';
 import type { ReadThrough } from '../cache/read-through';
-import type { StatisticsDatasets } from '../cache/datasets/statistics-datasets';
-import { mergeOrdered, rowSortValue } from '../cache/datasets/leaderboard-order';
+import type { StatisticsDatasets } from '../datasets/statistics-datasets';
+import { mergeOrdered, rowSortValue } from '../datasets/leaderboard-order';
 import type { CoreEvents } from '../events';
 import type { Handlers } from './handlers';
 

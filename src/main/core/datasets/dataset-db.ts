@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
-import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
-import { openDatabase, prepareCached, type Migration } from '../../../../node/sqlite';
-import { CoreError } from '../../errors';
+import { RANKING_KEYS } from '../../../shared/api/statistics';
+import type { DownloadState } from '../../../shared/ipc/schemas/leaderboard';
+import { openDatabase, prepareCached, type Migration } from '../../../node/sqlite';
+import { CoreError } from '../errors';
 import { BatchReceiver } from './batch-channel';
 import { COLUMN_COUNT, COLUMN_INDEX, packedText, packedTexts, rankingColumn } from './fields';
 import type {

@@ -1,8 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { HttpRequest } from '../../client/http';
-import type { RangeCondition } from '../../../../shared/api/common';
-import type { AppErrorCode } from '../../../../shared/result';
-import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
+import type { HttpRequest } from '../client/http';
+import type { RangeCondition } from '../../../shared/api/common';
+import type { AppErrorCode } from '../../../shared/result';
+import type { DownloadState } from '../../../shared/ipc/schemas/leaderboard';
 
 /**
  * The messages between StatisticsDatasets (the core's thread) and the dataset worker, which owns

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { positionStatisticSchema } from '../../../../shared/api/statistics';
+import { positionStatisticSchema } from '../../../shared/api/statistics';
 import { RECORD_NUMBER_FIELDS } from './fields';
 
 /**

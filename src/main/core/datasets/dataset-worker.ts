@@ -2,11 +2,11 @@
 // and answers StatisticsDatasets' messages one at a time, off the thread that serves the UI. The
 // same entry, started without a file, is the batch reader that parses downloaded batches.
 import { parentPort, workerData } from 'node:worker_threads';
-import { CoreError } from '../../errors';
+import { CoreError } from '../errors';
 import { BatchReaderHost } from './batch-bytes';
 import { DatasetHost } from './dataset-host';
 import type { WorkerData, WorkerError, WorkerHost, WorkerRequest, WorkerResponse } from './protocol';
-import { ServiceRequestError } from '../../client/http';
+import { ServiceRequestError } from '../client/http';
 
 const port = parentPort;
 if (!port) throw new Error('dataset-worker.ts runs as a worker thread, started by StatisticsDatasets');

@@ -1,7 +1,7 @@
-import type { SearchAfterRequestInput } from '../../../../shared/api/statistics';
-import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
-import type { HttpRequest } from '../../client/http';
-import { CoreError } from '../../errors';
+import type { SearchAfterRequestInput } from '../../../shared/api/statistics';
+import type { DownloadState } from '../../../shared/ipc/schemas/leaderboard';
+import type { HttpRequest } from '../client/http';
+import { CoreError } from '../errors';
 import { packedBuffers } from './batch-channel';
 import type { DatasetWorkerClient } from './dataset-worker-client';
 import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';

@@ -6,9 +6,9 @@ import {
   SEARCH_AFTER_PATH,
   searchAfterResponseSchema,
   type SearchAfterResponse,
-} from '../../../../shared/api/statistics';
-import { checkAnswer, fetchBytes } from '../../client/http';
-import { CoreError } from '../../errors';
+} from '../../../shared/api/statistics';
+import { checkAnswer, fetchBytes } from '../client/http';
+import { CoreError } from '../errors';
 import { packRecords } from './fields';
 import { recordsFit } from './record-check';
 import { BatchSender } from './batch-channel';

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
 import { getAddress } from 'viem';
-import type { RangeCondition } from '../../../../shared/api/common';
-import type { DatasetKey, DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
-import { SEARCH_AFTER_SIZE_MAX } from '../../../../shared/api/statistics';
-import { CoreError } from '../../errors';
+import type { RangeCondition } from '../../../shared/api/common';
+import type { DatasetKey, DownloadState } from '../../../shared/ipc/schemas/leaderboard';
+import { SEARCH_AFTER_SIZE_MAX } from '../../../shared/api/statistics';
+import { CoreError } from '../errors';
 import { unpackRows } from './fields';
 import { markInterrupted, openDatasetDatabase, usageOf } from './dataset-db';
 import { DatasetWorkerClient } from './dataset-worker-client';

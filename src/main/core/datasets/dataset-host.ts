@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { CoreError } from '../../errors';
+import { CoreError } from '../errors';
 import {
   ChunkScan,
   DatasetDb,
@@ -12,7 +12,7 @@ import { DatasetIndex } from './dataset-index';
 import { mergeOrdered } from './leaderboard-order';
 import type { LeaderboardPacked, LeaderboardQuery, Usage, WorkerOp, WorkerOps } from './protocol';
 import { COLUMN_COUNT } from './fields';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
+import { RANKING_KEYS } from '../../../shared/api/statistics';
 
 /** Loaded datasets beyond this many bytes are dropped, least recently used first. */
 const LOADED_BYTES_MAX = 512 * 1024 * 1024;

@@ -3,7 +3,7 @@
 // megabyte and a half) does not stop on the thread that serves the UI on its way from the thread
 // that parsed it to the one that writes it (docs/core-cache.md, The worker).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { CoreError } from '../../errors';
+import { CoreError } from '../errors';
 import type { BatchRef, PackedRecords } from './protocol';
 
 interface Delivery {

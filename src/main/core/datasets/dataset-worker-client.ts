@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
-import { CoreError } from '../../errors';
-import { ServiceRequestError } from '../../client/http';
+import { CoreError } from '../errors';
+import { ServiceRequestError } from '../client/http';
 import type {
   Usage,
   WorkerData,

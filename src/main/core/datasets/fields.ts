@@ -3,7 +3,7 @@ import {
   STATISTIC_NUMERIC_FIELDS,
   positionStatisticSchema,
   type RankingKey,
-} from '../../../../shared/api/statistics';
+} from '../../../shared/api/statistics';
 import type { LeaderboardPacked, PackedRecords } from './protocol';
 
 /**

@@ -4,4 +4,4 @@ export {
   countStrictlyBelow,
   RadixScratch,
   sortedIndexes,
-} from '../../../../shared/statistics-index/radix-sort';
+} from '../../../shared/statistics-index/radix-sort';

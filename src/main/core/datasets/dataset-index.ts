@@ -1,7 +1,7 @@
-import type { RangeCondition } from '../../../../shared/api/common';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
-import { filterNumber, filterText } from '../../../../shared/api/filter-values';
-import { CoreError } from '../../errors';
+import type { RangeCondition } from '../../../shared/api/common';
+import { RANKING_KEYS } from '../../../shared/api/statistics';
+import { filterNumber, filterText } from '../../../shared/api/filter-values';
+import { CoreError } from '../errors';
 import { fieldKind, rankingColumn, type FieldKind } from './fields';
 import type { SortValue } from './leaderboard-order';
 import { sortedIndexes } from './radix';
