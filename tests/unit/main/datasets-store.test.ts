@@ -14,7 +14,7 @@ import type {
   LeaderboardPacked,
   ResumePoint,
   StreamName,
-} from '../../../src/main/core/datasets/protocol';
+} from '../../../src/main/core/datasets/worker-messages';
 import { LOWER_IS_BETTER, percentiles } from '../../../src/main/core/datasets/rankings';
 import { packRecords, unpackRows } from '../../../src/main/core/datasets/fields';
 import { CoreError } from '../../../src/main/core/errors';

@@ -12,7 +12,7 @@ import { CoreError } from '../errors';
 import { packRecords } from './fields';
 import { recordsFit } from './record-check';
 import { BatchSender } from './batch-channel';
-import type { BatchMeta, PackedRecords, ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './protocol';
+import type { BatchMeta, PackedRecords, ReadBatch, WorkerHost, WorkerOp, WorkerOps } from './worker-messages';
 
 const decoder = new TextDecoder();
 
@@ -65,7 +65,7 @@ function checkedAnswer(json: unknown): {
 }
 
 /**
- * A batch reader's side of the worker protocol: `fetchRead`, `connect` and `close`, with no file.
+ * A batch reader's side of the worker's messages: `fetchRead`, `connect` and `close`, with no file.
  * Once connected, a read batch goes to the dataset worker and the core gets its key.
  */
 export class BatchReaderHost implements WorkerHost {

@@ -4,7 +4,7 @@
 // that parsed it to the one that writes it (docs/core-cache.md, The worker).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { CoreError } from '../errors';
-import type { BatchRef, PackedRecords } from './protocol';
+import type { BatchRef, PackedRecords } from './worker-messages';
 
 interface Delivery {
   key: number;

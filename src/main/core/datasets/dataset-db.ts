@@ -14,7 +14,7 @@ import type {
   StreamName,
   Usage,
   PackedRecords,
-} from './protocol';
+} from './worker-messages';
 import { LOWER_IS_BETTER, percentiles } from './rankings';
 import { RadixScratch } from './radix';
 

@@ -10,7 +10,7 @@ import {
 } from './dataset-db';
 import { DatasetIndex } from './dataset-index';
 import { mergeOrdered } from './leaderboard-order';
-import type { LeaderboardPacked, LeaderboardQuery, Usage, WorkerOp, WorkerOps } from './protocol';
+import type { LeaderboardPacked, LeaderboardQuery, Usage, WorkerOp, WorkerOps } from './worker-messages';
 import { COLUMN_COUNT } from './fields';
 import { RANKING_KEYS } from '../../../shared/api/statistics';
 

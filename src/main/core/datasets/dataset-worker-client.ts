@@ -12,7 +12,7 @@ import type {
   WorkerOps,
   WorkerRequest,
   WorkerResponse,
-} from './protocol';
+} from './worker-messages';
 
 /**
  * How to start the worker: the built `dataset-worker.js` beside this bundle when there is one

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CoreError } from '../errors';
 import { BatchReaderHost } from './batch-bytes';
 import { DatasetHost } from './dataset-host';
-import type { WorkerData, WorkerError, WorkerHost, WorkerRequest, WorkerResponse } from './protocol';
+import type { WorkerData, WorkerError, WorkerHost, WorkerRequest, WorkerResponse } from './worker-messages';
 import { ServiceRequestError } from '../client/http';
 
 const port = parentPort;

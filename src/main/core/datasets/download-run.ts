@@ -4,7 +4,7 @@ import type { HttpRequest } from '../client/http';
 import { CoreError } from '../errors';
 import { packedBuffers } from './batch-channel';
 import type { DatasetWorkerClient } from './dataset-worker-client';
-import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './protocol';
+import type { BatchResult, DatasetRef, ReadBatch, ResumePoint, StreamName } from './worker-messages';
 
 /**
  * What a download reads from: the profile's service client (search-after takes an API key). It

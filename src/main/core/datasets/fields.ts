@@ -4,7 +4,7 @@ import {
   positionStatisticSchema,
   type RankingKey,
 } from '../../../shared/api/statistics';
-import type { LeaderboardPacked, PackedRecords } from './protocol';
+import type { LeaderboardPacked, PackedRecords } from './worker-messages';
 
 /**
  * How a downloaded statistic record is stored (docs/core-cache.md, Downloaded datasets): its numbers as

@@ -3,4 +3,4 @@ export {
   type StatisticsDatasetsOptions,
   type SearchAfterSource,
 } from './statistics-datasets';
-export type { LeaderboardAnswer, LeaderboardQuery } from './protocol';
+export type { LeaderboardAnswer, LeaderboardQuery } from './worker-messages';

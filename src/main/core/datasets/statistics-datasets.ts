@@ -9,7 +9,7 @@ import { unpackRows } from './fields';
 import { markInterrupted, openDatasetDatabase, usageOf } from './dataset-db';
 import { DatasetWorkerClient } from './dataset-worker-client';
 import { DownloadRun, type SearchAfterSource } from './download-run';
-import type { DatasetRef, LeaderboardAnswer, LeaderboardQuery, StreamName, Usage } from './protocol';
+import type { DatasetRef, LeaderboardAnswer, LeaderboardQuery, StreamName, Usage } from './worker-messages';
 
 export type { SearchAfterSource } from './download-run';
 
