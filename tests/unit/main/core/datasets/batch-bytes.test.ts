@@ -2,18 +2,18 @@
 // tells before writing, the records it packs, and the errors of an answer that is not JSON or
 // not the contract's shape; and the batch reader, the worker that runs it.
 import { describe, expect, it } from 'vitest';
-import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
-import { BatchReaderHost, readBatchBytes } from '../../../src/main/core/datasets/batch-bytes';
+import { STATISTIC_NUMERIC_FIELDS } from '../../../../../src/shared/api/statistics';
+import { BatchReaderHost, readBatchBytes } from '../../../../../src/main/core/datasets/batch-bytes';
 import {
   COLUMN_INDEX,
   packedText,
   packedTexts,
   unpackRows,
-} from '../../../src/main/core/datasets/fields';
-import { CoreError } from '../../../src/main/core/errors';
-import { ServiceRequestError, type HttpRequest } from '../../../src/main/core/client/http';
-import { fakeSearchAfter } from '../../support/fake-search-after';
-import { BatchReceiver } from '../../../src/main/core/datasets/batch-channel';
+} from '../../../../../src/main/core/datasets/fields';
+import { CoreError } from '../../../../../src/main/core/errors';
+import { ServiceRequestError, type HttpRequest } from '../../../../../src/main/core/client/http';
+import { fakeSearchAfter } from '../../../../support/fake-search-after';
+import { BatchReceiver } from '../../../../../src/main/core/datasets/batch-channel';
 import { MessageChannel } from 'node:worker_threads';
 
 const NOW = '2024-05-01T00:00:00.000Z';

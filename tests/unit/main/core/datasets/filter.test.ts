@@ -4,13 +4,13 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RangeCondition } from '../../../src/shared/api/common';
-import { compileConditions, compileSort, type Condition } from '../../../src/service/store/conditions';
-import type { FieldMap } from '../../../src/service/store/fields';
-import { DatasetIndex } from '../../../src/main/core/datasets/dataset-index';
-import { compareKeys, mergeOrdered } from '../../../src/main/core/datasets/leaderboard-order';
-import { countStrictlyBelow, sortedIndexes } from '../../../src/main/core/datasets/radix';
-import { CoreError } from '../../../src/main/core/errors';
+import type { RangeCondition } from '../../../../../src/shared/api/common';
+import { compileConditions, compileSort, type Condition } from '../../../../../src/service/store/conditions';
+import type { FieldMap } from '../../../../../src/service/store/fields';
+import { DatasetIndex } from '../../../../../src/main/core/datasets/dataset-index';
+import { compareKeys, mergeOrdered } from '../../../../../src/main/core/datasets/leaderboard-order';
+import { countStrictlyBelow, sortedIndexes } from '../../../../../src/main/core/datasets/radix';
+import { CoreError } from '../../../../../src/main/core/errors';
 
 interface Rec {
   id: string;

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { Connectivity } from '../../../src/main/core/cache/connectivity';
-import { KeyValueTable } from '../../../src/main/core/cache/key-value';
-import { ReadThrough } from '../../../src/main/core/cache/read-through';
-import { ResponseCache } from '../../../src/main/core/cache/response-cache';
-import { dispatch } from '../../../src/main/core/dispatch';
-import { CoreError } from '../../../src/main/core/errors';
-import { CoreEvents } from '../../../src/main/core/events';
-import type { Handlers } from '../../../src/main/core/handlers/handlers';
-import { SettingsStore } from '../../../src/main/core/settings/settings-store';
-import { requestKey, type EventName } from '../../../src/shared';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { Connectivity } from '../../../../../src/main/core/cache/connectivity';
+import { KeyValueTable } from '../../../../../src/main/core/cache/key-value';
+import { ReadThrough } from '../../../../../src/main/core/cache/read-through';
+import { ResponseCache } from '../../../../../src/main/core/cache/response-cache';
+import { dispatch } from '../../../../../src/main/core/dispatch';
+import { CoreError } from '../../../../../src/main/core/errors';
+import { CoreEvents } from '../../../../../src/main/core/events';
+import type { Handlers } from '../../../../../src/main/core/handlers/handlers';
+import { SettingsStore } from '../../../../../src/main/core/settings/settings-store';
+import { requestKey, type EventName } from '../../../../../src/shared';
 
 function world() {
   const db = openCacheDatabase(':memory:');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { ResponseCache } from '../../../src/main/core/cache/response-cache';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { ResponseCache } from '../../../../../src/main/core/cache/response-cache';
 
 describe('ResponseCache', () => {
   let db: Database.Database;

@@ -4,20 +4,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { zCount, zNumber } from '../../../src/shared/api/common';
-import { positionStatisticSchema } from '../../../src/shared/api/statistics';
+import { zCount, zNumber } from '../../../../../src/shared/api/common';
+import { positionStatisticSchema } from '../../../../../src/shared/api/statistics';
 import {
   COLUMN_COUNT,
   COLUMN_INDEX,
   RECORD_NUMBER_FIELDS,
   joinRecord,
   splitRecord,
-} from '../../../src/main/core/datasets/fields';
+} from '../../../../../src/main/core/datasets/fields';
 import {
   NUMBER_RULES,
   probeNumberRule,
   recordsFit,
-} from '../../../src/main/core/datasets/record-check';
+} from '../../../../../src/main/core/datasets/record-check';
 
 const T1 = '2024-05-01T00:00:00.000Z';
 const T2 = '2024-05-02T12:30:00.250Z';

@@ -5,19 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RANKING_KEYS } from '../../../src/shared/api/statistics';
-import { rankPopulation } from '../../../src/service/analytics/rankings';
-import { DatasetHost } from '../../../src/main/core/datasets/dataset-host';
+import { RANKING_KEYS } from '../../../../../src/shared/api/statistics';
+import { rankPopulation } from '../../../../../src/service/analytics/rankings';
+import { DatasetHost } from '../../../../../src/main/core/datasets/dataset-host';
 import type {
   BatchWrite,
   DatasetRef,
   LeaderboardPacked,
   ResumePoint,
   StreamName,
-} from '../../../src/main/core/datasets/worker-messages';
-import { LOWER_IS_BETTER, percentiles } from '../../../src/main/core/datasets/rankings';
-import { packRecords, unpackRows } from '../../../src/main/core/datasets/fields';
-import { CoreError } from '../../../src/main/core/errors';
+} from '../../../../../src/main/core/datasets/worker-messages';
+import { LOWER_IS_BETTER, percentiles } from '../../../../../src/main/core/datasets/rankings';
+import { packRecords, unpackRows } from '../../../../../src/main/core/datasets/fields';
+import { CoreError } from '../../../../../src/main/core/errors';
 
 const dirs: string[] = [];
 const hostAt = (dir = mkdtempSync(join(tmpdir(), 'copydesk-datasets-'))) => {

@@ -9,7 +9,7 @@ import {
   hasBit,
   intersect,
   SortedColumn,
-} from '../../../src/main/core/datasets/sorted-column';
+} from '../../../../../src/main/core/datasets/sorted-column';
 
 /** A column of `n` values drawn from a few (ties) with nulls (NaN), and a random set over it. */
 const columnArb = fc.integer({ min: 1, max: 3000 }).chain((n) =>

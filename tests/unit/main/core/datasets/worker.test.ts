@@ -8,18 +8,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   StatisticsDatasets,
   type SearchAfterSource,
-} from '../../../src/main/core/datasets/statistics-datasets';
-import { CoreError } from '../../../src/main/core/errors';
-import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
-import { fakeSearchAfter, type FakeSearchAfter } from '../../support/fake-search-after';
-import { ServiceClient } from '../../../src/main/core/client/service-client';
-import { staticCredentials } from '../../../src/main/core/client/credentials';
+} from '../../../../../src/main/core/datasets/statistics-datasets';
+import { CoreError } from '../../../../../src/main/core/errors';
+import { STATISTIC_NUMERIC_FIELDS } from '../../../../../src/shared/api/statistics';
+import { fakeSearchAfter, type FakeSearchAfter } from '../../../../support/fake-search-after';
+import { ServiceClient } from '../../../../../src/main/core/client/service-client';
+import { staticCredentials } from '../../../../../src/main/core/client/credentials';
 import {
   DEFAULT_GRAPHQL_NAMESPACE,
   DEFAULT_SERVICE_NAME,
   DEFAULT_VENUE,
   type ServiceProfile,
-} from '../../../src/shared/profile';
+} from '../../../../../src/shared/profile';
 
 const profileOf = (baseUrl: string): ServiceProfile => ({
   id: 'fake',

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { Connectivity } from '../../../src/main/core/cache/connectivity';
-import { ReadThrough } from '../../../src/main/core/cache/read-through';
-import { ResponseCache } from '../../../src/main/core/cache/response-cache';
-import { CoreError } from '../../../src/main/core/errors';
-import { CoreEvents } from '../../../src/main/core/events';
-import { requestKey } from '../../../src/shared/ipc/request-key';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { Connectivity } from '../../../../../src/main/core/cache/connectivity';
+import { ReadThrough } from '../../../../../src/main/core/cache/read-through';
+import { ResponseCache } from '../../../../../src/main/core/cache/response-cache';
+import { CoreError } from '../../../../../src/main/core/errors';
+import { CoreEvents } from '../../../../../src/main/core/events';
+import { requestKey } from '../../../../../src/shared/ipc/request-key';
 
 const unreachable = () => Promise.reject(new CoreError('OFFLINE', 'connection refused'));
 

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../../src/node/sqlite';
-import { DatasetDb, datasetMigrations } from '../../../src/main/core/datasets/dataset-db';
+import { migrate, openDatabase } from '../../../../../src/node/sqlite';
+import { DatasetDb, datasetMigrations } from '../../../../../src/main/core/datasets/dataset-db';
 
 describe('datasets migration 2', () => {
   it('drops records of the old field list and restarts their download from scratch', () => {
