@@ -53,6 +53,22 @@ export function storeGenerationJson(db: ServiceDb, generation: number): void {
   prepareCached(db, `${RENDER_INTO} WHERE gen_from = ?`).run(generation);
 }
 
+/**
+ * Renders the JSON of the rows of `generation` in one population (protocol and window): a chunked
+ * recompute's rows a few hundred at a time (writer.ts), found through the primary key's prefix.
+ */
+export function storePopulationJson(
+  db: ServiceDb,
+  generation: number,
+  population: { protocol: string; type: string },
+): void {
+  prepareCached(db, `${RENDER_INTO} WHERE protocol = ? AND type = ? AND gen_from = ?`).run(
+    population.protocol,
+    population.type,
+    generation,
+  );
+}
+
 /** Renders the JSON of every row (the migration that adds the table, and test fixtures). */
 export function storeAllStatisticJson(db: ServiceDb): void {
   db.prepare(RENDER_INTO).run();

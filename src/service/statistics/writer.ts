@@ -5,7 +5,7 @@ import type { Window } from '../analytics/windows';
 import type { ServiceDb } from '../store/database';
 import { currentGeneration } from '../store/statistics';
 import { expireOldPits } from './point-in-time';
-import { storeGenerationJson, storeStatisticJson } from './stored-json';
+import { storeGenerationJson, storePopulationJson, storeStatisticJson } from './stored-json';
 import { prepareCached } from '../../node/sqlite';
 
 /** One computed record ready to store. */
@@ -65,36 +65,119 @@ export function writeGeneration(
   records: RecordToStore[],
   nowMs: number,
 ): number {
+  const insert = recordInserter(db, nowMs);
+  return db.transaction(() => {
+    const next = currentGeneration(db) + 1;
+    retireRows(db, retire, next);
+    for (const r of records) {
+      insert(r, next);
+      if (retire !== 'all')
+        storeStatisticJson(db, {
+          protocol: r.protocol,
+          type: r.type,
+          id: statisticId(r.account, r.protocol, r.type),
+          genFrom: next,
+        });
+    }
+    // A recompute writes every row: one statement over the generation renders them faster than
+    // one per row (docs/service.md). A live update writes a few rows, which are rendered by key.
+    if (retire === 'all') storeGenerationJson(db, next);
+    finishGeneration(db, next, nowMs);
+    return next;
+  })();
+}
+
+/** How a chunked write commits: after each `chunkMs` of writing, telling `onCommit` how far it is. */
+export interface ChunkedWrite {
+  chunkMs: number;
+  /** Called after each commit but the last, outside any transaction: `done` of `total` steps (records, then populations' JSON). */
+  onCommit?: (done: number, total: number) => void;
+  /** Run inside the last transaction: what marks the caller's work finished commits with the generation. */
+  onLastTransaction?: () => void;
+}
+
+/**
+ * writeGeneration(db, 'all', …) in short transactions, for a first start's preparation only
+ * (docs/service.md, Listening while preparing): nobody reads statistics then, so the new rows may
+ * be committed a chunk at a time, leaving SQLite's write lock free between chunks for a login.
+ * The generation counter moves in the last transaction, so until then the committed rows belong
+ * to an unfinished generation, which undoUnfinishedGeneration removes. Any other recompute keeps
+ * writeGeneration's one transaction: readers see the old generation or the new one, whole.
+ */
+export function writeGenerationInChunks(
+  db: ServiceDb,
+  records: RecordToStore[],
+  nowMs: number,
+  chunks: ChunkedWrite,
+): number {
+  const insert = recordInserter(db, nowMs);
+  const next = currentGeneration(db) + 1;
+  const populations = new Map<string, { protocol: string; type: string }>();
+  for (const r of records) populations.set(`${r.protocol}|${r.type}`, { protocol: r.protocol, type: r.type });
+  // Records, then their JSON a population at a time (the table has no rowid to find a chunk's
+  // rows by; one statement per population renders at the speed of one over the generation).
+  const steps = [
+    ...records.map((r) => () => void insert(r, next)),
+    ...[...populations.values()].map((p) => () => storePopulationJson(db, next, p)),
+  ];
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    retireRows(db, 'all', next);
+    let since = performance.now();
+    for (let i = 0; i < steps.length; i += 1) {
+      steps[i]!();
+      if (performance.now() - since < chunks.chunkMs || i === steps.length - 1) continue;
+      db.exec('COMMIT');
+      chunks.onCommit?.(i + 1, steps.length);
+      db.exec('BEGIN IMMEDIATE');
+      since = performance.now();
+    }
+    finishGeneration(db, next, nowMs);
+    chunks.onLastTransaction?.();
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+  return next;
+}
+
+/**
+ * Removes what an unfinished chunked write left (a preparation killed inside it): the rows and
+ * JSON of the generation after the current one, and the retirement of the rows it replaced.
+ * Only a chunked write commits rows ahead of the counter, so this touches nothing else.
+ * Run it inside a transaction; returns the rows removed.
+ */
+export function undoUnfinishedGeneration(db: ServiceDb): number {
+  const next = currentGeneration(db) + 1;
+  db.prepare('DELETE FROM statistic_json WHERE gen_from = ?').run(next);
+  const removed = db.prepare('DELETE FROM statistics WHERE gen_from = ?').run(next).changes;
+  db.prepare('UPDATE statistics SET gen_to = NULL WHERE gen_to = ?').run(next);
+  return removed;
+}
+
+/**
+ * Inserts one record as a row of `generation`, keeping its first version's creation time (the
+ * primary key's prefix finds it); returns the row's rowid.
+ */
+function recordInserter(db: ServiceDb, nowMs: number) {
   const insert = prepareCached(db, INSERT);
-  // By the primary key's prefix: a record's first version holds its creation time.
   const createdAt = prepareCached(
     db,
     'SELECT created_at_ms FROM statistics WHERE protocol = ? AND type = ? AND id = ? ORDER BY gen_from LIMIT 1',
     'pluck',
   );
-  return db.transaction(() => {
-    const next = currentGeneration(db) + 1;
-    retireRows(db, retire, next);
-    for (const r of records) {
-      const id = statisticId(r.account, r.protocol, r.type);
-      insert.run(
-        ...rowValues(
-          r,
-          id,
-          next,
-          (createdAt.get(r.protocol, r.type, id) as number | undefined) ?? nowMs,
-          nowMs,
-        ),
-      );
-      if (retire !== 'all') storeStatisticJson(db, { protocol: r.protocol, type: r.type, id, genFrom: next });
-    }
-    // A recompute writes every row: one statement over the generation renders them faster than
-    // one per row (docs/service.md). A live update writes a few rows, which are rendered by key.
-    if (retire === 'all') storeGenerationJson(db, next);
-    prepareCached(db, "UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(next));
-    expireOldPits(db, nowMs);
-    return next;
-  })();
+  return (r: RecordToStore, generation: number): number => {
+    const id = statisticId(r.account, r.protocol, r.type);
+    const created = (createdAt.get(r.protocol, r.type, id) as number | undefined) ?? nowMs;
+    return Number(insert.run(...rowValues(r, id, generation, created, nowMs)).lastInsertRowid);
+  };
+}
+
+/** Makes `generation` the one new readers see, and forgets what no point in time sees any more. */
+function finishGeneration(db: ServiceDb, generation: number, nowMs: number): void {
+  prepareCached(db, "UPDATE meta SET value = ? WHERE key = 'statistics_generation'").run(String(generation));
+  expireOldPits(db, nowMs);
 }
 
 /**

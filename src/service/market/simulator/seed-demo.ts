@@ -2,6 +2,7 @@
 // prices at the end, then every statistic record. Built to take seconds, not minutes.
 import type { ServiceDb } from '../../store/database';
 import { recomputeAll } from '../../statistics/recompute';
+import { undoUnfinishedGeneration, type ChunkedWrite } from '../../statistics/writer';
 import { readMeta, writeMeta } from '../../store/meta';
 import { seedTokenCatalogue } from '../tokens';
 import { rowInserters, suspendIndexes } from './bulk-insert';
@@ -35,6 +36,8 @@ export interface SeedDemoOptions {
    * preparing) never waits long for the write lock. A seeding cut short is undone at the next one.
    */
   chunked?: boolean;
+  /** The longest a chunked seeding holds the write lock between commits (default CHUNK_MS; tests: less, for more commits). */
+  chunkMs?: number;
 }
 
 /** What was written, and how long each part took. */
@@ -74,12 +77,25 @@ export function seedDemoWorld(db: ServiceDb, options: SeedDemoOptions): SeedDemo
   });
   report({ phase: 'prices', done: 1, total: 1 }, true);
   const worldMs = performance.now() - clock;
-  const counts = options.chunked ? writeWorldInChunks(db, world, report) : writeWorld(db, world, report);
+  const chunkMs = options.chunkMs ?? CHUNK_MS;
+  const counts = options.chunked
+    ? writeWorldInChunks(db, world, report, chunkMs)
+    : writeWorld(db, world, report);
   const writeMs = performance.now() - clock - worldMs;
   report({ phase: 'statistics', done: 0, total: 1 }, true);
-  const records = options.skipStatistics ? 0 : recomputeAll(db, options.nowMs).records;
+  const clearMark = () => db.prepare('DELETE FROM meta WHERE key = ?').run(SEEDING_MARK);
+  // Chunked, the records commit in short transactions too (a first start's preparation, when no
+  // one reads statistics), the mark cleared in the last one: a seeding killed before it is undone.
+  const chunks: ChunkedWrite | undefined = options.chunked
+    ? {
+        chunkMs,
+        onCommit: (done, total) => report({ phase: 'statistics', done, total }, true),
+        onLastTransaction: clearMark,
+      }
+    : undefined;
+  const records = options.skipStatistics ? 0 : recomputeAll(db, options.nowMs, chunks).records;
   report({ phase: 'statistics', done: 1, total: 1 }, true);
-  db.prepare('DELETE FROM meta WHERE key = ?').run(SEEDING_MARK);
+  clearMark();
   report({ phase: 'done', done: 1, total: 1 }, true);
   const totalMs = performance.now() - clock;
   return {
@@ -129,7 +145,7 @@ const CHUNK_MS = 100;
  * that a seeding cut short can put them back), rows committed every CHUNK_MS, then each index
  * rebuilt in a statement of its own.
  */
-function writeWorldInChunks(db: ServiceDb, world: World, report: Reporter) {
+function writeWorldInChunks(db: ServiceDb, world: World, report: Reporter, chunkMs: number) {
   const counts = { positions: 0, openPositions: 0, orders: 0, liquidations: 0 };
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -149,7 +165,7 @@ function writeWorldInChunks(db: ServiceDb, world: World, report: Reporter) {
       },
       (done, total) => {
         report({ phase: 'positions', done, total }, done === total);
-        if (performance.now() - since < CHUNK_MS) return;
+        if (performance.now() - since < chunkMs) return;
         db.exec('COMMIT');
         db.exec('BEGIN IMMEDIATE');
         since = performance.now();
@@ -178,8 +194,9 @@ function indexesOf(db: ServiceDb): StoredIndex[] {
 }
 
 /**
- * Undoes a chunked seeding that was cut short (the process killed half-way): its rows go, its
- * dropped indexes come back, all in one transaction, so that the next seeding starts clean.
+ * Undoes a chunked seeding that was cut short (the process killed half-way): its rows go (the
+ * statistics records of an unfinished generation too), its dropped indexes come back, all in one
+ * transaction, so that the next seeding starts clean.
  * Returns whether there was one to undo.
  */
 export function undoInterruptedSeeding(db: ServiceDb): boolean {
@@ -188,6 +205,7 @@ export function undoInterruptedSeeding(db: ServiceDb): boolean {
   const indexes = JSON.parse(mark) as StoredIndex[];
   db.transaction(() => {
     db.exec('DELETE FROM orders; DELETE FROM positions; DELETE FROM mark_prices;');
+    undoUnfinishedGeneration(db);
     const present = new Set(indexesOf(db).map((index) => index.name));
     for (const index of indexes) if (!present.has(index.name)) db.exec(index.sql);
     db.prepare('DELETE FROM meta WHERE key = ?').run(SEEDING_MARK);
