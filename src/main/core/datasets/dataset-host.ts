@@ -1,13 +1,9 @@
 import type Database from 'better-sqlite3';
 import { CoreError } from '../errors';
-import {
-  ChunkScan,
-  DatasetDb,
-  markInterrupted,
-  openDatasetDatabase,
-  usageOf,
-  type LiveDataset,
-} from './dataset-db';
+import { ChunkScan } from './chunk-scan';
+import { DatasetDb, type LiveDataset } from './dataset-db';
+import { openDatasetDatabase } from './dataset-schema';
+import { markInterrupted, usageOf } from './download-states';
 import { DatasetIndex } from './dataset-index';
 import { mergeOrdered } from './leaderboard-order';
 import type { LeaderboardPacked, LeaderboardQuery, Usage, WorkerOp, WorkerOps } from './worker-messages';

@@ -6,7 +6,8 @@ import type { DatasetKey, DownloadState } from '../../../shared/ipc/schemas/lead
 import { SEARCH_AFTER_SIZE_MAX } from '../../../shared/api/statistics';
 import { CoreError } from '../errors';
 import { unpackRows } from './fields';
-import { markInterrupted, openDatasetDatabase, usageOf } from './dataset-db';
+import { openDatasetDatabase } from './dataset-schema';
+import { markInterrupted, usageOf } from './download-states';
 import { DatasetWorkerClient } from './dataset-worker-client';
 import { DownloadRun, type SearchAfterSource } from './download-run';
 import type { DatasetRef, LeaderboardAnswer, LeaderboardQuery, StreamName, Usage } from './worker-messages';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../../../src/node/sqlite';
-import { DatasetDb, datasetMigrations } from '../../../../../src/main/core/datasets/dataset-db';
+import { DatasetDb } from '../../../../../src/main/core/datasets/dataset-db';
+import { datasetMigrations } from '../../../../../src/main/core/datasets/dataset-schema';
 
 describe('datasets migration 2', () => {
   it('drops records of the old field list and restarts their download from scratch', () => {
