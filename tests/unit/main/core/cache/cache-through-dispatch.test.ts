@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
 import { Connectivity } from '../../../../../src/main/core/cache/connectivity';
-import { KeyValueTable } from '../../../../../src/main/core/cache/key-value';
 import { ReadThrough } from '../../../../../src/main/core/cache/read-through';
 import { ResponseCache } from '../../../../../src/main/core/cache/response-cache';
 import { dispatch } from '../../../../../src/main/core/dispatch';
 import { CoreError } from '../../../../../src/main/core/errors';
 import { CoreEvents } from '../../../../../src/main/core/events';
 import type { Handlers } from '../../../../../src/main/core/handlers/handlers';
-import { SettingsStore } from '../../../../../src/main/core/settings/settings-store';
 import { requestKey, type EventName } from '../../../../../src/shared';
 
 function world() {
@@ -113,53 +111,5 @@ describe('the cache size limit', () => {
     expect(cache.get('p1', requestKey('live:top', { limit: 2 }))).toBeNull();
     expect(cache.get('p1', requestKey('live:top', { limit: 1 }))).not.toBeNull();
     expect(cache.get('p1', requestKey('live:top', { limit: 4 }))).not.toBeNull();
-  });
-});
-
-describe('Connectivity', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('probes while offline until the service answers, then stops', async () => {
-    vi.useFakeTimers();
-    const events = new CoreEvents();
-    const states: string[] = [];
-    events.on('connection:state', (s) => states.push(s.state));
-    let up = false;
-    const probe = vi.fn(async () => up);
-    const c = new Connectivity(events, 'p1', undefined, { probe, probeIntervalMs: 1000 });
-    c.reportUnreachable('gone');
-    await vi.advanceTimersByTimeAsync(2500);
-    expect(probe).toHaveBeenCalledTimes(2);
-    up = true;
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(states).toEqual(['offline', 'online']);
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(probe).toHaveBeenCalledTimes(3);
-    c.close();
-  });
-});
-
-describe('settings and withdrawal records', () => {
-  it('fills defaults, keeps updates, and survives a damaged value', () => {
-    const table = new KeyValueTable(openCacheDatabase(':memory:'));
-    const settings = new SettingsStore(table);
-    const dataSources = { demo: true, hyperliquid: true };
-    expect(settings.get()).toEqual({ theme: 'system', notifications: false, cacheLimitMb: 512, dataSources });
-    expect(settings.update({ cacheLimitMb: 64 })).toEqual({
-      theme: 'system',
-      notifications: false,
-      cacheLimitMb: 64,
-      dataSources,
-    });
-    expect(settings.cacheLimitBytes()).toBe(64 * 1024 * 1024);
-    table.set('settings', { theme: 'neon', cacheLimitMb: 32 });
-    // Settings are read once, at start: the damaged value is seen by the next start, and takes
-    // its default alone (the readable limit stays).
-    expect(new SettingsStore(table).get()).toEqual({
-      theme: 'system',
-      notifications: false,
-      cacheLimitMb: 32,
-      dataSources,
-    });
   });
 });
