@@ -90,7 +90,7 @@ function handlers() {
 async function wholeSweep(): Promise<SweepResponse> {
   const res = await postJson(`${svc.url}/${P}/back-testing/sweep`, BODY, { 'x-api-key': key });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as SweepResponse;
+  return res.body as unknown as SweepResponse;
 }
 
 const settingsKey = (item: SweepItem) => `${item.account}:${JSON.stringify(item.settings)}`;
@@ -126,7 +126,7 @@ describe('the core’s sweep against the real service', () => {
     });
     const res = await postJson(`${svc.url}/${P}/back-testing/sweep`, body, { 'x-api-key': key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const whole = res.body as SweepResponse;
+    const whole = res.body as unknown as SweepResponse;
     expect(whole.combinations).toBe(16);
     expect(new Set(whole.data.map((d) => d.score)).size).toBeLessThanOrEqual(2);
     const answer = await handlers()['backtest:sweep']({ protocol: P, runId: 'ties', body });
