@@ -20,6 +20,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
           env: OFFLINE_VENUE_ENV,
+          // Property tests run hundreds of cases; 5 s (the default) was hit at 6 s on a loaded
+          // machine. A timeout only stops a hung test: speed goals live in the benchmarks.
+          testTimeout: 20_000,
         },
       },
       {
