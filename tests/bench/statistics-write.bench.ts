@@ -3,8 +3,8 @@
 //   one:     one transaction (every recompute but a first start's);
 //   chunked: short transactions of ~100 ms (a first start's preparation, while logins are answered).
 // The same positions each time (copied from one seeded file), the two ways alternating, 3 rounds.
-// Prints wall and CPU seconds per recompute, the commits, and the longest one transaction held the
-// write lock. Goal: chunked costs at most 5 % more CPU than one. Last line: one JSON object.
+// Prints wall and CPU seconds per recompute, the commits, and (chunked) the longest time between two
+// commits after the first: how long a login waits at most for the lock. Goal: chunked costs at most 5 % more CPU than one. Last line: one JSON object.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ function recompute(way: 'one' | 'chunked', round: number) {
   const db = openServiceDatabase(path);
   let commits = 1;
   let longestMs = 0;
-  let since = performance.now();
+  let since = -1;
   const cpu = process.cpuUsage();
   const started = performance.now();
   const chunks =
@@ -35,7 +35,8 @@ function recompute(way: 'one' | 'chunked', round: number) {
           chunkMs: 100,
           onCommit: () => {
             commits += 1;
-            longestMs = Math.max(longestMs, performance.now() - since);
+            // The first transaction's start is not seen from here (the computing comes before it).
+            if (since >= 0) longestMs = Math.max(longestMs, performance.now() - since);
             since = performance.now();
           },
         }
@@ -45,9 +46,8 @@ function recompute(way: 'one' | 'chunked', round: number) {
   const used = process.cpuUsage(cpu);
   db.close();
   rmSync(path, { force: true });
-  // The last transaction (and a one-transaction write's only one) ends with the recompute; the
-  // computing before the first transaction is counted in, so this is an upper bound of the hold.
-  longestMs = Math.max(longestMs, performance.now() - since);
+  // The last transaction ends with the recompute.
+  if (since >= 0) longestMs = Math.max(longestMs, performance.now() - since);
   return { records, ms, cpuMs: (used.user + used.system) / 1000, commits, longestMs };
 }
 
@@ -63,7 +63,7 @@ try {
     wallS: median(list.map((r) => r.ms)) / 1000,
     cpuS: median(list.map((r) => r.cpuMs)) / 1000,
     commits: median(list.map((r) => r.commits)),
-    longestHoldMs: Math.max(...list.map((r) => r.longestMs)),
+    longestGapMs: Math.max(...list.map((r) => r.longestMs)),
   });
   const one = summary(runs.one);
   const chunked = summary(runs.chunked);
@@ -73,7 +73,7 @@ try {
     ['chunked', chunked],
   ] as const)
     console.log(
-      `${way}: ${s.records} records, median wall ${s.wallS.toFixed(2)} s, CPU ${s.cpuS.toFixed(2)} s (${((s.cpuS * 1e6) / s.records).toFixed(1)} µs per record), ${s.commits} commits, longest hold ${s.longestHoldMs.toFixed(0)} ms (compute included)`,
+      `${way}: ${s.records} records, median wall ${s.wallS.toFixed(2)} s, CPU ${s.cpuS.toFixed(2)} s (${((s.cpuS * 1e6) / s.records).toFixed(1)} µs per record), ${s.commits} commits${s.commits > 1 ? `, longest between commits ${s.longestGapMs.toFixed(0)} ms` : ''}`,
     );
   const goal = cpuRatio <= 1.05;
   console.log(`goal chunkedCpuRatio <= 1.05: ${cpuRatio.toFixed(3)} ${goal ? 'met' : 'NOT met'}`);

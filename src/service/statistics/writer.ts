@@ -114,10 +114,10 @@ export function writeGenerationInChunks(
   const next = currentGeneration(db) + 1;
   const populations = new Map<string, { protocol: string; type: string }>();
   for (const r of records) populations.set(`${r.protocol}|${r.type}`, { protocol: r.protocol, type: r.type });
-  // Records, then their JSON a population at a time (the table has no rowid to find a chunk's
-  // rows by; one statement per population renders at the speed of one over the generation).
+  // Records, then their JSON a population at a time: the table has no rowid to find one chunk's
+  // rows by, and a population's rows are one range of its primary key.
   const steps = [
-    ...records.map((r) => () => void insert(r, next)),
+    ...records.map((r) => () => insert(r, next)),
     ...[...populations.values()].map((p) => () => storePopulationJson(db, next, p)),
   ];
   db.exec('BEGIN IMMEDIATE');
@@ -158,7 +158,7 @@ export function undoUnfinishedGeneration(db: ServiceDb): number {
 
 /**
  * Inserts one record as a row of `generation`, keeping its first version's creation time (the
- * primary key's prefix finds it); returns the row's rowid.
+ * primary key's prefix finds it).
  */
 function recordInserter(db: ServiceDb, nowMs: number) {
   const insert = prepareCached(db, INSERT);
@@ -167,10 +167,10 @@ function recordInserter(db: ServiceDb, nowMs: number) {
     'SELECT created_at_ms FROM statistics WHERE protocol = ? AND type = ? AND id = ? ORDER BY gen_from LIMIT 1',
     'pluck',
   );
-  return (r: RecordToStore, generation: number): number => {
+  return (r: RecordToStore, generation: number): void => {
     const id = statisticId(r.account, r.protocol, r.type);
     const created = (createdAt.get(r.protocol, r.type, id) as number | undefined) ?? nowMs;
-    return Number(insert.run(...rowValues(r, id, generation, created, nowMs)).lastInsertRowid);
+    insert.run(...rowValues(r, id, generation, created, nowMs));
   };
 }
 
