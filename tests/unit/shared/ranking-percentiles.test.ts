@@ -7,10 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RANKING_KEYS, type RankingKey } from '../../../src/shared/api/statistics';
 import { percentiles, RADIX_FROM } from '../../../src/shared/ranking/percentiles';
 import { rankPopulation, type RankingInput } from '../../../src/service/analytics/rankings';
-import {
-  LOWER_IS_BETTER,
-  percentiles as datasetPercentiles,
-} from '../../../src/main/core/datasets/rankings';
+import { LOWER_IS_BETTER, percentiles as datasetPercentiles } from '../../../src/main/core/datasets/rankings';
 import { RadixScratch } from '../../../src/shared/statistics-index/radix-sort';
 
 /** The definition: 100 × #(values strictly worse) / (N − 1), 2 decimals; missing is worst. */
