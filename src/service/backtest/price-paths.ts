@@ -11,6 +11,13 @@ import { ORDER_CODE, type TraderOrders } from './trader-orders';
 /** Relative difference under which a mark and a fill price are the same price. */
 const SAME_PRICE = 1e-9;
 
+/** The tokens of the trader's orders from index `first` through `toTime`. */
+function tokensTraded(trader: TraderOrders, first: number, toTime: number): Set<number> {
+  const used = new Set<number>();
+  for (let i = first; i < trader.n && trader.time[i]! <= toTime; i += 1) used.add(trader.token[i]!);
+  return used;
+}
+
 /** The paths of `trader` over [fromTime, toTime]; `marks` gives a token's mark history, if any. */
 export function pricePathsFor(
   trader: TraderOrders,
@@ -19,8 +26,7 @@ export function pricePathsFor(
   toTime: number,
 ): PricePaths {
   const first = trader.firstAtOrAfter(fromTime);
-  const used = new Set<number>();
-  for (let i = first; i < trader.n && trader.time[i]! <= toTime; i += 1) used.add(trader.token[i]!);
+  const used = tokensTraded(trader, first, toTime);
   if (used.size === 0) return { kind: 'fills', series: trader.fills };
   const series = trader.fills.slice();
   for (const k of used) {
@@ -73,8 +79,7 @@ export function venuePathsFor(
   toTime: number,
 ): PricePaths {
   const first = trader.firstAtOrAfter(fromTime);
-  const used = new Set<number>();
-  for (let i = first; i < trader.n && trader.time[i]! <= toTime; i += 1) used.add(trader.token[i]!);
+  const used = tokensTraded(trader, first, toTime);
   if (used.size === 0) return { kind: 'fills', series: trader.fills };
   const series = trader.fills.slice();
   for (const k of used) {

@@ -4,21 +4,7 @@
 // cost would grow with the venue's history (docs/copy-engine.md, OPEN: sizing).
 import { describe, expect, it } from 'vitest';
 import { LOOK_BACK_SQL } from '../../../../src/service/copy/store';
-import { openServiceDatabase } from '../../../../src/service/store/database';
-
-function planOf(sql: string): string {
-  const db = openServiceDatabase(':memory:');
-  try {
-    const args = sql
-      .split('?')
-      .slice(1)
-      .map(() => 'x');
-    const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
-    return rows.map((r) => r.detail).join('\n');
-  } finally {
-    db.close();
-  }
-}
+import { planOf } from '../../../support/query-plan';
 
 describe("volume protection's look-back", () => {
   it("reads one account's orders through the (account, time) index, newest first without a sort", () => {

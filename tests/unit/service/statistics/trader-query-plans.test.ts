@@ -7,21 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TRADER_FACTS_SQL } from '../../../../src/service/statistics/facts';
 import { RETIRE_TRADER_SQL } from '../../../../src/service/statistics/writer';
 import { OPEN_SOURCE_POSITION_SQL } from '../../../../src/service/sandbox/source-positions';
-import { openServiceDatabase } from '../../../../src/service/store/database';
-
-function planOf(sql: string): string {
-  const db = openServiceDatabase(':memory:');
-  try {
-    const args = sql
-      .split('?')
-      .slice(1)
-      .map(() => 'x');
-    const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
-    return rows.map((r) => r.detail).join('\n');
-  } finally {
-    db.close();
-  }
-}
+import { planOf } from '../../../support/query-plan';
 
 describe("one trader's positions", () => {
   it.each([
