@@ -6,6 +6,7 @@ import { undoUnfinishedGeneration, type ChunkedWrite } from '../../statistics/wr
 import { readMeta, writeMeta } from '../../store/meta';
 import { seedTokenCatalogue } from '../tokens';
 import { rowInserters, suspendIndexes } from './bulk-insert';
+import type { PositionSink } from './trader';
 import { buildWorld, forEachPosition, type World } from './world';
 
 /** The phases of seeding, in order. */
@@ -111,22 +112,27 @@ export function seedDemoWorld(db: ServiceDb, options: SeedDemoOptions): SeedDemo
  * positions' and orders' indexes rebuilt at the end: all or nothing, and about twice as fast as
  * updating seven indexes on every row.
  */
-function writeWorld(db: ServiceDb, world: World, report: Reporter) {
+/** Inserts a position with its orders and counts what was written. */
+function positionWriter(db: ServiceDb) {
   const counts = { positions: 0, openPositions: 0, orders: 0, liquidations: 0 };
+  const insert = rowInserters(db);
+  const write: PositionSink = (position, orders) => {
+    insert.position(position.toRow());
+    for (const order of orders) insert.order(order);
+    counts.positions += 1;
+    counts.orders += orders.length;
+    if (position.closeTimeMs === null) counts.openPositions += 1;
+    if (position.isLiquidate) counts.liquidations += 1;
+  };
+  return { counts, write };
+}
+
+function writeWorld(db: ServiceDb, world: World, report: Reporter) {
+  const { counts, write } = positionWriter(db);
   db.transaction(() => {
     const restoreIndexes = suspendIndexes(db, ['positions', 'orders']);
-    const insert = rowInserters(db);
-    forEachPosition(
-      world,
-      (position, orders) => {
-        insert.position(position.toRow());
-        for (const order of orders) insert.order(order);
-        counts.positions += 1;
-        counts.orders += orders.length;
-        if (position.closeTimeMs === null) counts.openPositions += 1;
-        if (position.isLiquidate) counts.liquidations += 1;
-      },
-      (done, total) => report({ phase: 'positions', done, total }, done === total),
+    forEachPosition(world, write, (done, total) =>
+      report({ phase: 'positions', done, total }, done === total),
     );
     writeMarkPrices(db, world);
     report({ phase: 'indexes', done: 0, total: 1 }, true);
@@ -146,31 +152,19 @@ const CHUNK_MS = 100;
  * rebuilt in a statement of its own.
  */
 function writeWorldInChunks(db: ServiceDb, world: World, report: Reporter, chunkMs: number) {
-  const counts = { positions: 0, openPositions: 0, orders: 0, liquidations: 0 };
+  const { counts, write } = positionWriter(db);
   db.exec('BEGIN IMMEDIATE');
   try {
     writeMeta(db, SEEDING_MARK, JSON.stringify(indexesOf(db)));
     const restoreIndexes = suspendIndexes(db, ['positions', 'orders']);
-    const insert = rowInserters(db);
     let since = performance.now();
-    forEachPosition(
-      world,
-      (position, orders) => {
-        insert.position(position.toRow());
-        for (const order of orders) insert.order(order);
-        counts.positions += 1;
-        counts.orders += orders.length;
-        if (position.closeTimeMs === null) counts.openPositions += 1;
-        if (position.isLiquidate) counts.liquidations += 1;
-      },
-      (done, total) => {
-        report({ phase: 'positions', done, total }, done === total);
-        if (performance.now() - since < chunkMs) return;
-        db.exec('COMMIT');
-        db.exec('BEGIN IMMEDIATE');
-        since = performance.now();
-      },
-    );
+    forEachPosition(world, write, (done, total) => {
+      report({ phase: 'positions', done, total }, done === total);
+      if (performance.now() - since < chunkMs) return;
+      db.exec('COMMIT');
+      db.exec('BEGIN IMMEDIATE');
+      since = performance.now();
+    });
     writeMarkPrices(db, world);
     db.exec('COMMIT');
     report({ phase: 'indexes', done: 0, total: 1 }, true);
