@@ -10,6 +10,9 @@
  * deviations are updated per value, so equal returns give a deviation of exactly 0 (no spread),
  * and large returns do not lose the spread to cancellation as Σr² − n·mean² would.
  */
+/** Returns smaller than this (in percent) count as 0. */
+const TINY_RETURN = 1e-12;
+
 export class ReturnMoments {
   n = 0;
   mean = 0;
@@ -18,7 +21,11 @@ export class ReturnMoments {
   /** Σ min(r, 0)². */
   downside2 = 0;
 
-  add(r: number): void {
+  add(raw: number): void {
+    // A return under 1e-12 % is none. Below ~1e-154 its squared deviation underflows into
+    // subnormals, and the ratio then depends on the order the positions come in (found by the
+    // order-independence property test on extreme doubles).
+    const r = Math.abs(raw) < TINY_RETURN ? 0 : raw;
     this.n += 1;
     const delta = r - this.mean;
     this.mean += delta / this.n;

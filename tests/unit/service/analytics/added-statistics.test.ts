@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PositionFacts } from '../../../../src/service/analytics/position-facts';
+import { ReturnMoments, sharpeRatio, sortinoRatio } from '../../../../src/service/analytics/return-ratios';
 import { computeStatistic, computeTraderStatistics } from '../../../../src/service/analytics/statistics';
 import { DAY_MS, WINDOWS } from '../../../../src/service/analytics/windows';
 import { HOUR_MS, MARKS, NOW, T0, closedAt, nowArb, positionArb } from './fixtures';
@@ -17,6 +18,23 @@ const run = (pattern: string): PositionFacts[] =>
   );
 
 const full = (ps: readonly PositionFacts[]) => computeStatistic(ps, 'FULL', NOW, MARKS);
+
+describe('Sharpe and Sortino moments', () => {
+  it('do not depend on the order of returns too small to square (CI found one at 1e-159 %)', () => {
+    // The shrunk counterexample: two positions of no collateral (ROI 0) and one whose ROI is
+    // −1.6e-159 %. Its squared deviations underflow, so the ratio depended on the input order.
+    const tiny = -1.6469e-159;
+    const ratios = (rs: number[]) => {
+      const m = new ReturnMoments();
+      for (const r of rs) m.add(r);
+      return [sharpeRatio(m), sortinoRatio(m)];
+    };
+    expect(ratios([0, 0, tiny])).toEqual(ratios([tiny, 0, 0]));
+    // Tiny returns count as 0: no spread, no ratio.
+    expect(ratios([0, 0, tiny])).toEqual([null, null]);
+    expect(ratios([0, tiny, -1.5, 2.5])).toEqual(ratios([0, 0, -1.5, 2.5]));
+  });
+});
 
 describe('streaks', () => {
   it('count the run that ends the window and the longest of each kind', () => {
