@@ -14,6 +14,7 @@ import { openServiceDatabase, type ServiceDb } from '../../src/service/store/dat
 import { DEMO_SEED } from '../../src/service/world';
 import { backtestRequestSchema, type BacktestResult } from '../../src/shared/api/backtest';
 import type { CandlesResponse } from '../../src/shared/api/candles';
+import { expectAll } from '../support/expect-all';
 import { apiKeyOf, call } from '../support/copy-session';
 import { until } from '../support/feed-checks';
 import { startTestService, type RunningService } from '../support/service';
@@ -284,7 +285,7 @@ describe('the live market’s stored minutes', () => {
     );
     // No candle is invented in the gap: every candle but the running minute's is a stored minute.
     const times = candles.body.candles.map((c) => c.time);
-    expect(times.slice(0, -1).every((t) => stored.has(t))).toBe(true);
+    expectAll(times.slice(0, -1), (t) => stored.has(t));
     expect(times.length).toBeGreaterThanOrEqual(stored.size);
   });
 });

@@ -1,6 +1,7 @@
 // The core's client and a service that answers 503 PREPARING while it prepares its data (issue #20
 // item 1; docs/core.md, A starting service): it waits as long as the preparation moves, whatever
 // the call, and gives up with the service's words only when the preparation stands still.
+import { expectAll } from '../../support/expect-all';
 import { describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../../src/main/core/client/service-client';
 import { staticCredentials } from '../../../src/main/core/client/credentials';
@@ -56,7 +57,7 @@ describe('a service preparing its data', () => {
     });
     expect(fetch).toHaveBeenCalledTimes(41);
     // Each wait is the Retry-After the service asked for.
-    expect(sleeps.every((ms) => ms === 1000)).toBe(true);
+    expectAll(sleeps, (ms) => ms === 1000);
     expect(clock.ms).toBe(40_000);
   });
 
