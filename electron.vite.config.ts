@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 // (the web shell and the local service), so `npm start` runs built JavaScript, and the two worker
 // threads, each started from the file beside the bundle that starts it: the core's dataset worker
 // and the service's backtest sweep worker (the packaged app has only these files: docs/desktop.md).
+// renderer: its two import aliases, the same as tsconfig.web.json's paths and vitest.config.ts's
+// unit project (docs/ui.md, "Imports").
 // preload: one CommonJS file, because a sandboxed window cannot load an ES module preload.
 export default defineConfig({
   main: {
@@ -34,6 +36,9 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
+    resolve: {
+      alias: { '@renderer': resolve('src/renderer/src'), '@shared': resolve('src/shared') },
+    },
     build: { outDir: 'out/renderer', rollupOptions: { input: resolve('src/renderer/index.html') } },
     plugins: [react()],
   },

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: fast unit tests, and integration tests that start real processes
@@ -11,10 +12,18 @@ const OFFLINE_VENUE_ENV = {
   COPYDESK_FEED_LEADERBOARD_URL: 'http://127.0.0.1:9/leaderboard',
 };
 
+// The renderer's import aliases (tsconfig.web.json's paths, electron.vite.config.ts; docs/ui.md),
+// so the renderer's unit tests load its modules as the renderer build does.
+const RENDERER_ALIASES = {
+  '@renderer': resolve(import.meta.dirname, 'src/renderer/src'),
+  '@shared': resolve(import.meta.dirname, 'src/shared'),
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: RENDERER_ALIASES },
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],

@@ -4,15 +4,15 @@ import {
   sweepRequestSchema,
   type SimulatorPosition,
   type SweepItem,
-} from '../../../src/shared/api/backtest';
-import { toCsvRows } from '../../../src/renderer/src/components/table/csv-rows';
-import { emptyCopyTradeForm } from '../../../src/renderer/src/pages/copy/copy-trade-form';
+} from '@shared/api/backtest';
+import { toCsvRows } from '@renderer/components/table/csv-rows';
+import { emptyCopyTradeForm } from '@renderer/pages/copy/copy-trade-form';
 import {
   compareColumns,
   positionColumns,
   sweepColumns,
   traderColumns,
-} from '../../../src/renderer/src/pages/backtest/backtest-columns';
+} from '@renderer/pages/backtest/backtest-columns';
 import {
   dayToMs,
   defaultSettings,
@@ -21,21 +21,21 @@ import {
   settingsIssues,
   settingsToBody,
   settingsToCopyForm,
-} from '../../../src/renderer/src/pages/backtest/backtest-settings';
+} from '@renderer/pages/backtest/backtest-settings';
 import {
   candleRange,
   equityPoints,
   marksOnCandles,
   tokenPaths,
   type TradeMark,
-} from '../../../src/renderer/src/pages/backtest/chart-series';
+} from '@renderer/pages/backtest/chart-series';
 import {
   heatGrid,
   heatTone,
   parseValueList,
   settingsOfItem,
   sweepBody,
-} from '../../../src/renderer/src/pages/backtest/sweep-grid';
+} from '@renderer/pages/backtest/sweep-grid';
 
 const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'b'.repeat(40);

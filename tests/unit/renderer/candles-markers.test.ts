@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildPriceMarkers,
-  chartRange,
-  type ChartOrder,
-} from '../../../src/renderer/src/pages/trader/price-markers';
+import { buildPriceMarkers, chartRange, type ChartOrder } from '@renderer/pages/trader/price-markers';
 
 const T0 = Date.UTC(2026, 0, 5);
 const MIN = 60_000;

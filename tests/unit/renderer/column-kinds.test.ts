@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import * as kinds from '../../../src/renderer/src/components/table/column-kinds';
+import * as kinds from '@renderer/components/table/column-kinds';
 
 interface Row {
   v: number | null | undefined;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COPY_TRADE_DEFAULTS,
-  copyTradeCreateSchema,
-  type CopyTrade,
-} from '../../../src/shared/api/copy-trades';
+import { COPY_TRADE_DEFAULTS, copyTradeCreateSchema, type CopyTrade } from '@shared/api/copy-trades';
 import {
   copyTradeFormIssues,
   copyTradeToForm,
@@ -14,7 +10,7 @@ import {
   parseAmount,
   splitAddresses,
   type CopyTradeFormValues,
-} from '../../../src/renderer/src/pages/copy/copy-trade-form';
+} from '@renderer/pages/copy/copy-trade-form';
 
 const TRADER = '0x1111111111111111111111111111111111111111';
 const OTHER = '0x2222222222222222222222222222222222222222';

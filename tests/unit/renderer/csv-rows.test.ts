@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsvRows } from '../../../src/renderer/src/components/table/csv-rows';
+import { toCsvRows } from '@renderer/components/table/csv-rows';
 
 describe('a table as CSV rows', () => {
   it('keeps raw numbers and text, and empties what a spreadsheet cannot read', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setLocale } from '../../../src/renderer/src/format/locale';
-import type { FeedAccount, FeedStatus } from '../../../src/shared/api/feed';
+import { setLocale } from '@renderer/format/locale';
+import type { FeedAccount, FeedStatus } from '@shared/api/feed';
 import {
   accountProblem,
   assumedLeverageNote,
@@ -9,7 +9,7 @@ import {
   formatSeconds,
   sinceText,
   trackedAccount,
-} from '../../../src/renderer/src/components/feed-text';
+} from '@renderer/components/feed-text';
 
 const account = (over: Partial<FeedAccount> = {}): FeedAccount => ({
   account: '0xAbCd000000000000000000000000000000000001',

@@ -10,8 +10,8 @@ import {
   formatUsdCompact,
   MISSING,
   signClass,
-} from '../../../src/renderer/src/format/number';
-import { formatAge } from '../../../src/renderer/src/format/age';
+} from '@renderer/format/number';
+import { formatAge } from '@renderer/format/age';
 
 describe('trader number formats', () => {
   it('writes USD with a true minus and an optional plus', () => {

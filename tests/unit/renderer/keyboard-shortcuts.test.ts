@@ -6,9 +6,9 @@ import {
   interpretKey,
   shortcutList,
   type KeyState,
-} from '../../../src/renderer/src/keyboard/shortcut-map';
-import { paletteItems, parseItemId } from '../../../src/renderer/src/components/palette/palette-items';
-import { pageIds } from '../../../src/renderer/src/stores/navigation';
+} from '@renderer/keyboard/shortcut-map';
+import { paletteItems, parseItemId } from '@renderer/components/palette/palette-items';
+import { pageIds } from '@renderer/stores/navigation';
 
 /** Presses keys in order, `ms` apart, and returns every action taken. */
 function press(keys: string[], ms = 100): unknown[] {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LEADERBOARD_FIELDS } from '../../../src/shared/ipc/schemas/leaderboard';
-import { leaderboardPageRequestSchema } from '../../../src/shared/ipc/schemas/leaderboard';
-import {
-  BUILT_IN_PRESETS,
-  parsePresets,
-  upsertPreset,
-} from '../../../src/renderer/src/pages/leaderboard/filter-presets';
-import {
-  FILTER_FIELDS,
-  parseBound,
-  toRanges,
-} from '../../../src/renderer/src/pages/leaderboard/range-filters';
-import { STAT_FIELDS } from '../../../src/renderer/src/pages/leaderboard/statistic-fields';
-import { STATISTIC_NUMERIC_FIELDS } from '../../../src/shared/api/statistics';
+import { LEADERBOARD_FIELDS } from '@shared/ipc/schemas/leaderboard';
+import { leaderboardPageRequestSchema } from '@shared/ipc/schemas/leaderboard';
+import { BUILT_IN_PRESETS, parsePresets, upsertPreset } from '@renderer/pages/leaderboard/filter-presets';
+import { FILTER_FIELDS, parseBound, toRanges } from '@renderer/pages/leaderboard/range-filters';
+import { STAT_FIELDS } from '@renderer/pages/leaderboard/statistic-fields';
+import { STATISTIC_NUMERIC_FIELDS } from '@shared/api/statistics';
 
 describe('parseBound', () => {
   it.each([

@@ -1,24 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatBytes } from '../../../src/renderer/src/format/bytes';
+import { formatBytes } from '@renderer/format/bytes';
 import {
   canonicalLocale,
   currentLocale,
   localeOverride,
   setLocale,
   systemLocale,
-} from '../../../src/renderer/src/format/locale';
-import {
-  formatInteger,
-  formatPrice,
-  formatUsd,
-  formatUsdCompact,
-} from '../../../src/renderer/src/format/number';
-import {
-  formatDay,
-  formatShortTime,
-  formatTimestamp,
-  formatUtcDay,
-} from '../../../src/renderer/src/format/time';
+} from '@renderer/format/locale';
+import { formatInteger, formatPrice, formatUsd, formatUsdCompact } from '@renderer/format/number';
+import { formatDay, formatShortTime, formatTimestamp, formatUtcDay } from '@renderer/format/time';
 
 afterEach(() => {
   setLocale(null);

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ORDER_COLUMNS as SHARED, orderTypeLabel } from '../../../src/shared/api/order-columns';
-import { orderSchema, type Order } from '../../../src/shared/api/positions';
-import { ORDER_COLUMNS as TRADER_TABLE } from '../../../src/renderer/src/pages/trader/position-columns';
-import { orderColumn } from '../../../src/renderer/src/components/table/order-columns';
-import { toCsvRows } from '../../../src/renderer/src/components/table/csv-rows';
+import { ORDER_COLUMNS as SHARED, orderTypeLabel } from '@shared/api/order-columns';
+import { orderSchema, type Order } from '@shared/api/positions';
+import { ORDER_COLUMNS as TRADER_TABLE } from '@renderer/pages/trader/position-columns';
+import { orderColumn } from '@renderer/components/table/order-columns';
+import { toCsvRows } from '@renderer/components/table/csv-rows';
 
 const html = (node: ReactNode): string => renderToStaticMarkup(node);
 

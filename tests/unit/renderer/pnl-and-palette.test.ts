@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describeFreshness } from '../../../src/renderer/src/components/freshness-text';
+import { describeFreshness } from '@renderer/components/freshness-text';
 import {
   fuzzyScore,
   isTraderAddress,
   paletteItems,
   parseItemId,
-} from '../../../src/renderer/src/components/palette/palette-items';
-import { cumulativePnl, sparklineShape } from '../../../src/renderer/src/pages/trader/pnl-series';
-import { averageScore } from '../../../src/renderer/src/pages/leaderboard/statistic-fields';
-import { hrefOfTrader, pageFromHash, traderFromHash } from '../../../src/renderer/src/stores/navigation';
+} from '@renderer/components/palette/palette-items';
+import { cumulativePnl, sparklineShape } from '@renderer/pages/trader/pnl-series';
+import { averageScore } from '@renderer/pages/leaderboard/statistic-fields';
+import { hrefOfTrader, pageFromHash, traderFromHash } from '@renderer/stores/navigation';
 
 const A = '0x1234567890abcdef1234567890abcdef12345678';
 

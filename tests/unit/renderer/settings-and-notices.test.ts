@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { logFolderOf } from '../../../src/renderer/src/pages/settings/about';
-import { profileSaveRequestSchema } from '../../../src/shared/ipc/schemas/settings';
+import { logFolderOf } from '@renderer/pages/settings/about';
+import { profileSaveRequestSchema } from '@shared/ipc/schemas/settings';
 import {
   emptyProfileForm,
   profileFormIssues,
   profileIdFor,
   profileSaveRequest,
   profileToForm,
-} from '../../../src/renderer/src/pages/settings/profile-form';
-import { copyActivityNotice, positionMoment } from '../../../src/renderer/src/stores/copy-notice';
-import { formatBytes } from '../../../src/renderer/src/format/bytes';
+} from '@renderer/pages/settings/profile-form';
+import { copyActivityNotice, positionMoment } from '@renderer/stores/copy-notice';
+import { formatBytes } from '@renderer/format/bytes';
 
 describe('the remote profile form', () => {
   const filled = {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { oneActionAtATime, readWithLoading } from '../../../src/renderer/src/stores/store-actions';
+import { oneActionAtATime, readWithLoading } from '@renderer/stores/store-actions';
 
 // The real call() reaches for the preload bridge on window; these helpers only need failureOf.
-vi.mock('../../../src/renderer/src/ipc/call', () => ({ failureOf: () => null }));
+vi.mock('@renderer/ipc/call', () => ({ failureOf: () => null }));
 
 describe('store actions', () => {
   it('runs one action at a time and clears pending whatever the outcome', async () => {

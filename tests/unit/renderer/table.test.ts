@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toCsvRows } from '../../../src/renderer/src/components/table/csv-rows';
-import { compareCells, nextSort, sortRows } from '../../../src/renderer/src/components/table/sort-rows';
-import { scrollToReveal, visibleRange } from '../../../src/renderer/src/components/table/virtual-range';
+import { toCsvRows } from '@renderer/components/table/csv-rows';
+import { compareCells, nextSort, sortRows } from '@renderer/components/table/sort-rows';
+import { scrollToReveal, visibleRange } from '@renderer/components/table/virtual-range';
 
 describe('sortRows', () => {
   const rows = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseThemeSetting, resolveTheme } from '../../../src/renderer/src/theme/resolve-theme';
-import { withAlpha } from '../../../src/renderer/src/theme/chart-colors';
-import { THEMES, settingsUpdateRequestSchema } from '../../../src/shared/ipc/schemas/settings';
+import { parseThemeSetting, resolveTheme } from '@renderer/theme/resolve-theme';
+import { withAlpha } from '@renderer/theme/chart-colors';
+import { THEMES, settingsUpdateRequestSchema } from '@shared/ipc/schemas/settings';
 
 describe('the theme setting', () => {
   it('System follows the OS; Dark and Light do not', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setLocale } from '../../../src/renderer/src/format/locale';
-import { formatShortTime, formatTimestamp } from '../../../src/renderer/src/format/time';
+import { setLocale } from '@renderer/format/locale';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 
 // Times are written in the user's locale (locale-format.test.ts covers others); these are en-GB's.
 beforeAll(() => {

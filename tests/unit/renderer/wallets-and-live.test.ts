@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { liveFeedRequestSchema } from '../../../src/shared/ipc/schemas/live';
+import { liveFeedRequestSchema } from '@shared/ipc/schemas/live';
 import {
   checkAmount,
   checkDestination,
   maxWithdrawable,
   previewProblem,
   withdrawalKeyFor,
-} from '../../../src/renderer/src/pages/wallets/withdraw-form';
+} from '@renderer/pages/wallets/withdraw-form';
 import {
   embeddedAddressOf,
   marginInUse,
   numberField,
   type WalletRecord,
-} from '../../../src/renderer/src/pages/wallets/wallet-view';
+} from '@renderer/pages/wallets/wallet-view';
 import {
   EMPTY_LIVE_FILTERS,
   isFiltered,
   liveRequest,
   minSizeProblem,
   pairsOf,
-} from '../../../src/renderer/src/pages/live/live-filters';
+} from '@renderer/pages/live/live-filters';
 
 const LOWER = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
 const CHECKSUMMED = getAddress(LOWER);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createWebApi } from '../../../src/renderer/src/ipc/web-api';
+import { createWebApi } from '@renderer/ipc/web-api';
 
 // Issue #20 item 1 (docs/core.md, A starting service): the web shell's window gave every call 30 s,
 // which a first start's seeding outlasts. A call now waits while the local service is starting,

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { shortAddress } from '../format/address';
+import { shortAddress } from '@renderer/format/address';
 import { CopyButton } from './CopyButton';
 
 interface AddressProps {

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import { HYPERLIQUID_PROTOCOL } from '../../../shared/api/feed';
-import { useFeed } from '../stores/feed';
+import { HYPERLIQUID_PROTOCOL } from '@shared/api/feed';
+import { useFeed } from '@renderer/stores/feed';
 import { assumedLeverageNote } from './feed-text';
 import { InfoIcon } from './icons';
 

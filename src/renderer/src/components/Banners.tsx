@@ -7,11 +7,11 @@ import {
   selectServiceBadge,
   selectServiceMessage,
   useService,
-} from '../stores/service';
-import { formatAge } from '../format/age';
-import { formatTimestamp } from '../format/time';
-import { useNow } from '../hooks/use-now';
-import { selectConnection, useConnection } from '../stores/connection';
+} from '@renderer/stores/service';
+import { formatAge } from '@renderer/format/age';
+import { formatTimestamp } from '@renderer/format/time';
+import { useNow } from '@renderer/hooks/use-now';
+import { selectConnection, useConnection } from '@renderer/stores/connection';
 import { WarningIcon } from './icons';
 
 function Banner({

@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useEffect, useId, useRef } from 'react';
-import { useModalDialog } from '../hooks/use-modal-dialog';
+import { useModalDialog } from '@renderer/hooks/use-modal-dialog';
 
 interface ConfirmDialogProps {
   title: string;

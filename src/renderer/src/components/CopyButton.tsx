@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from '../stores/toasts';
+import { toast } from '@renderer/stores/toasts';
 import { CheckIcon, ClipboardIcon } from './icons';
 
 interface CopyButtonProps {

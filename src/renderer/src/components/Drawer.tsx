@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useId } from 'react';
-import { useModalDialog } from '../hooks/use-modal-dialog';
+import { useModalDialog } from '@renderer/hooks/use-modal-dialog';
 import { CloseIcon } from './icons';
 
 interface DrawerProps {

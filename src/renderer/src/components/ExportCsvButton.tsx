@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
-import { formatPercent } from '../format/number';
-import { useCsvExport } from '../stores/csv-export';
-import { useExportProgress } from '../stores/export-progress';
+import { formatPercent } from '@renderer/format/number';
+import { useCsvExport } from '@renderer/stores/csv-export';
+import { useExportProgress } from '@renderer/stores/export-progress';
 import { toCsvRows, type Column } from './table/DataTable';
 
 interface ExportCsvButtonProps<Row> {

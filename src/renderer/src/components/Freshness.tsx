@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useEffect, useState } from 'react';
-import type { Freshness as FreshnessValue } from '../../../shared/ipc/schemas/freshness';
-import { formatTimestamp } from '../format/time';
+import type { Freshness as FreshnessValue } from '@shared/ipc/schemas/freshness';
+import { formatTimestamp } from '@renderer/format/time';
 import { describeFreshness } from './freshness-text';
 
 interface FreshnessProps {

@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
-import { useNavigation } from '../stores/navigation';
-import { selectSessionKnown, selectSessionPending, useSession } from '../stores/session';
-import { selectHasWallet, useWallet } from '../stores/wallet';
+import { useNavigation } from '@renderer/stores/navigation';
+import { selectSessionKnown, selectSessionPending, useSession } from '@renderer/stores/session';
+import { selectHasWallet, useWallet } from '@renderer/stores/wallet';
 import { EmptyState } from './EmptyState';
 import { KeyIcon } from './icons';
 

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
-import { pages, type PageEntry } from '../pages/registry';
-import { hrefOf, selectPage, useNavigation } from '../stores/navigation';
-import { selectAppVersion, useService } from '../stores/service';
+import { pages, type PageEntry } from '@renderer/pages/registry';
+import { hrefOf, selectPage, useNavigation } from '@renderer/stores/navigation';
+import { selectAppVersion, useService } from '@renderer/stores/service';
 
 const sections: PageEntry['section'][] = ['Markets', 'Copy', 'Account'];
 

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { useToasts } from '../stores/toasts';
+import { useToasts } from '@renderer/stores/toasts';
 import { CheckIcon, CloseIcon, InfoIcon, WarningIcon } from './icons';
 
 const toneIcon = { error: WarningIcon, success: CheckIcon, info: InfoIcon } as const;

@@ -1,19 +1,24 @@
 import type { ReactElement } from 'react';
-import { pageEntry } from '../pages/registry';
-import { selectPage, useNavigation } from '../stores/navigation';
+import { pageEntry } from '@renderer/pages/registry';
+import { selectPage, useNavigation } from '@renderer/stores/navigation';
 import {
   selectProfileName,
   selectServiceBadge,
   selectServiceMessage,
   useService,
   type ServiceBadge,
-} from '../stores/service';
-import { selectSession, selectSessionKnown, selectSessionPending, useSession } from '../stores/session';
-import { toast } from '../stores/toasts';
-import { selectHasWallet, selectWalletKnown, useWallet } from '../stores/wallet';
-import { selectConnection, useConnection } from '../stores/connection';
-import { selectFeedStatus, useFeed } from '../stores/feed';
-import { useNow } from '../hooks/use-now';
+} from '@renderer/stores/service';
+import {
+  selectSession,
+  selectSessionKnown,
+  selectSessionPending,
+  useSession,
+} from '@renderer/stores/session';
+import { toast } from '@renderer/stores/toasts';
+import { selectHasWallet, selectWalletKnown, useWallet } from '@renderer/stores/wallet';
+import { selectConnection, useConnection } from '@renderer/stores/connection';
+import { selectFeedStatus, useFeed } from '@renderer/stores/feed';
+import { useNow } from '@renderer/hooks/use-now';
 import { Address } from './Address';
 import { FEED_NAME, feedBadge } from './feed-text';
 import { ExportProgress, SeedingProgress, seedingOf } from './WorkProgress';

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
-import { formatInteger } from '../format/number';
-import { useExportProgress } from '../stores/export-progress';
-import { selectServiceBadge, selectServiceMessage, useService } from '../stores/service';
+import { formatInteger } from '@renderer/format/number';
+import { useExportProgress } from '@renderer/stores/export-progress';
+import { selectServiceBadge, selectServiceMessage, useService } from '@renderer/stores/service';
 import { ProgressBar } from './ProgressBar';
 
 // "Preparing the market world: positions 42%" (local-service/service-process.ts).

@@ -1,7 +1,7 @@
-import type { FeedAccount, FeedReason, FeedStatus } from '../../../shared/api/feed';
-import { dateFormat } from '../format/locale';
-import { formatInteger } from '../format/number';
-import { formatShortTime } from '../format/time';
+import type { FeedAccount, FeedReason, FeedStatus } from '@shared/api/feed';
+import { dateFormat } from '@renderer/format/locale';
+import { formatInteger } from '@renderer/format/number';
+import { formatShortTime } from '@renderer/format/time';
 
 /** The feed's protocol id (src/shared/api/feed.ts HYPERLIQUID_PROTOCOL), as the pages show it. */
 export const FEED_NAME = 'Hyperliquid';

@@ -1,5 +1,5 @@
-import type { Freshness } from '../../../shared/ipc/schemas/freshness';
-import { formatAge } from '../format/age';
+import type { Freshness } from '@shared/ipc/schemas/freshness';
+import { formatAge } from '@renderer/format/age';
 
 export type FreshnessTone = 'live' | 'cached' | 'stale' | 'offline-data' | 'unknown';
 

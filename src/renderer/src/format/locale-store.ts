@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { readPref, writePref } from '../stores/local-prefs';
+import { readPref, writePref } from '@renderer/stores/local-prefs';
 import { localeOverride, setLocale, systemLocale } from './locale';
 
 const PREF = 'locale';

@@ -1,4 +1,4 @@
-import type { CopydeskApi } from '../../../shared/ipc/contract';
+import type { CopydeskApi } from '@shared/ipc/contract';
 import type { LinkState } from './web-api';
 import { createWebApi } from './web-api';
 import { takeWebToken } from './web-token';

@@ -1,7 +1,7 @@
-import type { Channel } from '../../../shared/ipc/names';
-import type { ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
-import type { AppError, Result } from '../../../shared/result';
-import { toast } from '../stores/toasts';
+import type { Channel } from '@shared/ipc/names';
+import type { ChannelRequest, ChannelResponse } from '@shared/ipc/contract';
+import type { AppError, Result } from '@shared/result';
+import { toast } from '@renderer/stores/toasts';
 import { api } from './bridge';
 
 /** A failed call, after its toast was raised; carries the core's AppError. */

@@ -1,5 +1,5 @@
-import type { EventName } from '../../../shared/ipc/names';
-import type { EventPayload } from '../../../shared/ipc/contract';
+import type { EventName } from '@shared/ipc/names';
+import type { EventPayload } from '@shared/ipc/contract';
 import type { LinkState } from './bridge';
 import { api, bridgeLink } from './bridge';
 

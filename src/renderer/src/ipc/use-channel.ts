@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Channel } from '../../../shared/ipc/names';
-import type { ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
-import type { Freshness } from '../../../shared/ipc/schemas/freshness';
-import { requestKey } from '../../../shared/ipc/request-key';
-import type { AppError } from '../../../shared/result';
+import type { Channel } from '@shared/ipc/names';
+import type { ChannelRequest, ChannelResponse } from '@shared/ipc/contract';
+import type { Freshness } from '@shared/ipc/schemas/freshness';
+import { requestKey } from '@shared/ipc/request-key';
+import type { AppError } from '@shared/result';
 import { invoke } from './call';
 import { subscribe } from './events';
 

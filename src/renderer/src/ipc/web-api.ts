@@ -1,18 +1,8 @@
-import type { Channel, EventName } from '../../../shared/ipc/names';
-import { isEventName } from '../../../shared/ipc/names';
-import type {
-  ChannelRequest,
-  ChannelResponse,
-  CopydeskApi,
-  EventPayload,
-} from '../../../shared/ipc/contract';
-import type { AppError, Result } from '../../../shared/result';
-import {
-  WEB_EVENTS_PATH,
-  WEB_IPC_PREFIX,
-  WEB_TOKEN_HEADER,
-  WEB_TOKEN_QUERY,
-} from '../../../shared/ipc/web-protocol';
+import type { Channel, EventName } from '@shared/ipc/names';
+import { isEventName } from '@shared/ipc/names';
+import type { ChannelRequest, ChannelResponse, CopydeskApi, EventPayload } from '@shared/ipc/contract';
+import type { AppError, Result } from '@shared/result';
+import { WEB_EVENTS_PATH, WEB_IPC_PREFIX, WEB_TOKEN_HEADER, WEB_TOKEN_QUERY } from '@shared/ipc/web-protocol';
 
 /**
  * The link to the core: `up` while the event socket is open, `down` while it is not;

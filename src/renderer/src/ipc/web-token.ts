@@ -1,4 +1,4 @@
-import { WEB_TOKEN_QUERY, WEB_TOKEN_STORAGE_KEY } from '../../../shared/ipc/web-protocol';
+import { WEB_TOKEN_QUERY, WEB_TOKEN_STORAGE_KEY } from '@shared/ipc/web-protocol';
 
 /**
  * Takes the web shell's per-run token from the page address (`?token=…`) on first load, keeps it

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { Fragment, useEffect, useRef } from 'react';
-import { useModalDialog } from '../hooks/use-modal-dialog';
-import { pages } from '../pages/registry';
+import { useModalDialog } from '@renderer/hooks/use-modal-dialog';
+import { pages } from '@renderer/pages/registry';
 import { runShortcut } from './run-shortcut';
 import { IDLE, interpretKey, isTypingTarget, shortcutList, type KeyState } from './shortcut-map';
 import { useShortcuts } from './shortcut-store';

@@ -1,5 +1,5 @@
-import { useNavigation } from '../stores/navigation';
-import { toast } from '../stores/toasts';
+import { useNavigation } from '@renderer/stores/navigation';
+import { toast } from '@renderer/stores/toasts';
 import { focusPageFilter } from './focus-filter';
 import type { ShortcutAction } from './shortcut-map';
 import { useShortcuts } from './shortcut-store';

@@ -1,7 +1,7 @@
 // Every keyboard shortcut of the terminal, in one pure map: the sheet (`?`), the palette and the
 // key handler all read it, so a shortcut cannot exist in one and be missing from another.
 // docs/ui.md, Keyboard.
-import type { PageId } from '../stores/navigation';
+import type { PageId } from '@renderer/stores/navigation';
 
 /** What a shortcut does. */
 export type ShortcutAction =

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyState } from '@renderer/components/EmptyState';
 import type { PageEntry } from './registry';
 
 /** A page of a later release: says what it will do, shows no made-up data. */

@@ -8,8 +8,8 @@ import {
   TokensIcon,
   TraderIcon,
   WalletsIcon,
-} from '../components/icons';
-import type { PageId } from '../stores/navigation';
+} from '@renderer/components/icons';
+import type { PageId } from '@renderer/stores/navigation';
 import { BacktestIcon } from './backtest/BacktestIcon';
 
 export interface PageEntry {

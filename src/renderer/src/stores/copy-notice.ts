@@ -1,6 +1,6 @@
 // What a desktop notification says about a `copy:activity` event. Pure, so it is unit-tested.
-import type { EventPayload } from '../../../shared/ipc/contract';
-import { formatUsd } from '../format/number';
+import type { EventPayload } from '@shared/ipc/contract';
+import { formatUsd } from '@renderer/format/number';
 
 export interface CopyNotice {
   title: string;

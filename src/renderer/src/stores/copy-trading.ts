@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
-import type { CopyTradeStatus } from '../../../shared/api/copy-trades';
-import { call } from '../ipc/call';
+import type { ChannelRequest, ChannelResponse } from '@shared/ipc/contract';
+import type { CopyTradeStatus } from '@shared/api/copy-trades';
+import { call } from '@renderer/ipc/call';
 import { bumpRevision } from './revisions';
 import { toast } from './toasts';
 

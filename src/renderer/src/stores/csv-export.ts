@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { ChannelRequest } from '../../../shared/ipc/contract';
-import { formatInteger } from '../format/number';
-import { call } from '../ipc/call';
+import type { ChannelRequest } from '@shared/ipc/contract';
+import { formatInteger } from '@renderer/format/number';
+import { call } from '@renderer/ipc/call';
 import { useExportProgress } from './export-progress';
 import { toast } from './toasts';
 

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { DatasetKey, DownloadState } from '../../../shared/ipc/schemas/leaderboard';
-import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
-import { subscribe } from '../ipc/events';
+import type { DatasetKey, DownloadState } from '@shared/ipc/schemas/leaderboard';
+import type { AppError } from '@shared/result';
+import { call, failureOf } from '@renderer/ipc/call';
+import { subscribe } from '@renderer/ipc/events';
 
 interface DownloadsStore {
   states: DownloadState[];

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { EventPayload } from '../../../shared/ipc/contract';
+import type { EventPayload } from '@shared/ipc/contract';
 
 type Progress = EventPayload<'export:progress'>;
 

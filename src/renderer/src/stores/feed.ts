@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import { HYPERLIQUID_PROTOCOL, type FeedStatus } from '../../../shared/api/feed';
-import type { Freshness } from '../../../shared/ipc/schemas/freshness';
-import type { AppError } from '../../../shared/result';
-import { shortAddress } from '../format/address';
-import { call, failureOf } from '../ipc/call';
+import { HYPERLIQUID_PROTOCOL, type FeedStatus } from '@shared/api/feed';
+import type { Freshness } from '@shared/ipc/schemas/freshness';
+import type { AppError } from '@shared/result';
+import { shortAddress } from '@renderer/format/address';
+import { call, failureOf } from '@renderer/ipc/call';
 import { toast } from './toasts';
 import { useTokens } from './tokens';
 import { selectLoggedIn, useSession } from './session';

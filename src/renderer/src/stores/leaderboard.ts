@@ -1,15 +1,15 @@
 import { create } from 'zustand';
-import type { Window } from '../../../shared/api/common';
-import type { ChannelRequest } from '../../../shared/ipc/contract';
-import type { Freshness } from '../../../shared/ipc/schemas/freshness';
-import type { LeaderboardPage, LeaderboardRow } from '../../../shared/ipc/schemas/leaderboard';
-import { requestKey } from '../../../shared/ipc/request-key';
-import type { AppError } from '../../../shared/result';
-import { invoke } from '../ipc/call';
-import { subscribe } from '../ipc/events';
-import { parsePresets, upsertPreset, type FilterPreset } from '../pages/leaderboard/filter-presets';
-import { toRanges, type FilterDraft, type RangeFilter } from '../pages/leaderboard/range-filters';
-import { WINDOW_ORDER } from '../pages/leaderboard/statistic-fields';
+import type { Window } from '@shared/api/common';
+import type { ChannelRequest } from '@shared/ipc/contract';
+import type { Freshness } from '@shared/ipc/schemas/freshness';
+import type { LeaderboardPage, LeaderboardRow } from '@shared/ipc/schemas/leaderboard';
+import { requestKey } from '@shared/ipc/request-key';
+import type { AppError } from '@shared/result';
+import { invoke } from '@renderer/ipc/call';
+import { subscribe } from '@renderer/ipc/events';
+import { parsePresets, upsertPreset, type FilterPreset } from '@renderer/pages/leaderboard/filter-presets';
+import { toRanges, type FilterDraft, type RangeFilter } from '@renderer/pages/leaderboard/range-filters';
+import { WINDOW_ORDER } from '@renderer/pages/leaderboard/statistic-fields';
 import { readPref, writePref } from './local-prefs';
 import { DEFAULT_PAGE, pageFromHash } from './navigation';
 

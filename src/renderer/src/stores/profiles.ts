@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { ChannelRequest } from '../../../shared/ipc/contract';
-import type { Profiles } from '../../../shared/ipc/schemas/settings';
-import type { AppError } from '../../../shared/result';
-import { call } from '../ipc/call';
+import type { ChannelRequest } from '@shared/ipc/contract';
+import type { Profiles } from '@shared/ipc/schemas/settings';
+import type { AppError } from '@shared/result';
+import { call } from '@renderer/ipc/call';
 import { useService } from './service';
 import { useSession } from './session';
 import { oneActionAtATime, readWithLoading } from './store-actions';

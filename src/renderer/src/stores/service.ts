@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { AppInfo, EventPayload } from '../../../shared/ipc/contract';
-import type { LinkState } from '../ipc/bridge';
-import { call } from '../ipc/call';
-import { currentLink } from '../ipc/events';
+import type { AppInfo, EventPayload } from '@shared/ipc/contract';
+import type { LinkState } from '@renderer/ipc/bridge';
+import { call } from '@renderer/ipc/call';
+import { currentLink } from '@renderer/ipc/events';
 
 export type ServiceStateEvent = EventPayload<'service:state'>;
 /** What the service badge shows: the last `service:state`, or a guess until one arrives. */

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { AuthStatus, Session } from '../../../shared/ipc/contract';
-import type { AppError } from '../../../shared/result';
-import { shortAddress } from '../format/address';
-import { call } from '../ipc/call';
+import type { AuthStatus, Session } from '@shared/ipc/contract';
+import type { AppError } from '@shared/result';
+import { shortAddress } from '@renderer/format/address';
+import { call } from '@renderer/ipc/call';
 import { oneActionAtATime, readWithLoading } from './store-actions';
 import { toast } from './toasts';
 

@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { DataSources, Settings } from '../../../shared/ipc/schemas/settings';
-import type { AppError } from '../../../shared/result';
-import { call } from '../ipc/call';
-import { parseThemeSetting } from '../theme/resolve-theme';
-import { paintTheme } from '../theme/palette-store';
+import type { DataSources, Settings } from '@shared/ipc/schemas/settings';
+import type { AppError } from '@shared/result';
+import { call } from '@renderer/ipc/call';
+import { parseThemeSetting } from '@renderer/theme/resolve-theme';
+import { paintTheme } from '@renderer/theme/palette-store';
 import { readWithLoading } from './store-actions';
 
 export type Theme = Settings['theme'];

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { Window } from '../../../shared/api/common';
-import { PNL_STATISTICS_ACCOUNTS_MAX } from '../../../shared/api/statistics';
-import { invoke } from '../ipc/call';
-import { cumulativePnl, sparklineShape, type SparklineShape } from '../pages/trader/pnl-series';
+import type { Window } from '@shared/api/common';
+import { PNL_STATISTICS_ACCOUNTS_MAX } from '@shared/api/statistics';
+import { invoke } from '@renderer/ipc/call';
+import { cumulativePnl, sparklineShape, type SparklineShape } from '@renderer/pages/trader/pnl-series';
 
 /** A sparkline's box in pixels. */
 export const SPARK_WIDTH = 76;

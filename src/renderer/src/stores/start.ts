@@ -1,4 +1,4 @@
-import { subscribe, subscribeLink } from '../ipc/events';
+import { subscribe, subscribeLink } from '@renderer/ipc/events';
 import { useConnection } from './connection';
 import { useExportProgress } from './export-progress';
 import { startFeedPolling, useFeed } from './feed';

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { CacheStats } from '../../../shared/ipc/schemas/settings';
-import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
+import type { CacheStats } from '@shared/ipc/schemas/settings';
+import type { AppError } from '@shared/result';
+import { call, failureOf } from '@renderer/ipc/call';
 import { toast } from './toasts';
 
 interface StorageStore {

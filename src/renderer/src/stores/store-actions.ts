@@ -1,5 +1,5 @@
-import type { AppError } from '../../../shared/result';
-import { failureOf } from '../ipc/call';
+import type { AppError } from '@shared/result';
+import { failureOf } from '@renderer/ipc/call';
 
 /**
  * Runs a store's read with its `loading` flag up. A failure, already toasted by call() (or kept

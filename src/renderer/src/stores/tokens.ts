@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { TokensList } from '../../../shared/ipc/contract';
-import type { AppError } from '../../../shared/result';
-import { requestKey } from '../../../shared/ipc/request-key';
-import { call } from '../ipc/call';
-import { subscribe } from '../ipc/events';
+import type { TokensList } from '@shared/ipc/contract';
+import type { AppError } from '@shared/result';
+import { requestKey } from '@shared/ipc/request-key';
+import { call } from '@renderer/ipc/call';
+import { subscribe } from '@renderer/ipc/events';
 import { readWithLoading } from './store-actions';
 
 interface TokensStore {

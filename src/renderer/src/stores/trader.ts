@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { PositionStatus, Window } from '../../../shared/api/common';
-import type { PositionSortField } from '../../../shared/api/positions';
+import type { PositionStatus, Window } from '@shared/api/common';
+import type { PositionSortField } from '@shared/api/positions';
 import { readPref, writePref } from './local-prefs';
 import type { TraderRef } from './navigation';
 

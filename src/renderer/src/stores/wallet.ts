@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { WalletStatus } from '../../../shared/ipc/contract';
-import type { AppError } from '../../../shared/result';
-import { call } from '../ipc/call';
+import type { WalletStatus } from '@shared/ipc/contract';
+import type { AppError } from '@shared/result';
+import { call } from '@renderer/ipc/call';
 import { useSession } from './session';
 import { oneActionAtATime, readWithLoading } from './store-actions';
 import { toast } from './toasts';

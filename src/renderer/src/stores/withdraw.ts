@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { ChannelRequest } from '../../../shared/ipc/contract';
-import type { WithdrawalRecord, WithdrawPreview } from '../../../shared/ipc/schemas/wallets';
-import type { AppError } from '../../../shared/result';
-import { call, failureOf } from '../ipc/call';
-import { formatUsd } from '../format/number';
+import type { ChannelRequest } from '@shared/ipc/contract';
+import type { WithdrawalRecord, WithdrawPreview } from '@shared/ipc/schemas/wallets';
+import type { AppError } from '@shared/result';
+import { call, failureOf } from '@renderer/ipc/call';
+import { formatUsd } from '@renderer/format/number';
 import { bumpRevision } from './revisions';
 import { toast } from './toasts';
 

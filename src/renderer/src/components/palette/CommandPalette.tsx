@@ -1,15 +1,15 @@
 import type { KeyboardEvent, ReactElement } from 'react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { SHORTCUTS } from '../../keyboard/KeyboardShortcuts';
-import { runShortcut } from '../../keyboard/run-shortcut';
-import { GO_KEYS } from '../../keyboard/shortcut-map';
-import { useShortcuts } from '../../keyboard/shortcut-store';
-import { pages } from '../../pages/registry';
-import { useLeaderboard } from '../../stores/leaderboard';
-import { pageIds, useNavigation, type PageId } from '../../stores/navigation';
-import { useTokens } from '../../stores/tokens';
-import { useTraderView } from '../../stores/trader';
-import { SearchIcon, TraderIcon } from '../icons';
+import { SHORTCUTS } from '@renderer/keyboard/KeyboardShortcuts';
+import { runShortcut } from '@renderer/keyboard/run-shortcut';
+import { GO_KEYS } from '@renderer/keyboard/shortcut-map';
+import { useShortcuts } from '@renderer/keyboard/shortcut-store';
+import { pages } from '@renderer/pages/registry';
+import { useLeaderboard } from '@renderer/stores/leaderboard';
+import { pageIds, useNavigation, type PageId } from '@renderer/stores/navigation';
+import { useTokens } from '@renderer/stores/tokens';
+import { useTraderView } from '@renderer/stores/trader';
+import { SearchIcon, TraderIcon } from '@renderer/components/icons';
 import { paletteItems, parseItemId } from './palette-items';
 
 const isPageId = (id: string): id is PageId => (pageIds as readonly string[]).includes(id);

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Popover } from '../Popover';
+import { Popover } from '@renderer/components/Popover';
 
 /** What the chooser needs of a column; a DataTable `Column` fits. */
 export interface ColumnChoice {

@@ -1,4 +1,4 @@
-import { SideTag } from '../SideTag';
+import { SideTag } from '@renderer/components/SideTag';
 import {
   formatLeverage,
   formatPercent,
@@ -6,7 +6,7 @@ import {
   formatUsd,
   formatUsdCompact,
   signClass,
-} from '../../format/number';
+} from '@renderer/format/number';
 import type { Column } from './DataTable';
 
 /** What every figure column is told: where it stands in the table and how to read its number. */

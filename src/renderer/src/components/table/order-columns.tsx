@@ -1,12 +1,12 @@
-import type { Order } from '../../../../shared/api/positions';
+import type { Order } from '@shared/api/positions';
 import {
   ORDER_COLUMNS,
   orderTypeLabel,
   type OrderColumn,
   type OrderColumnName,
-} from '../../../../shared/api/order-columns';
-import { shortAddress } from '../../format/address';
-import { formatShortTime, formatTimestamp } from '../../format/time';
+} from '@shared/api/order-columns';
+import { shortAddress } from '@renderer/format/address';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 import type { Column } from './DataTable';
 import { priceColumn, usdColumn } from './column-kinds';
 

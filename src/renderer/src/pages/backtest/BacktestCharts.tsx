@@ -13,12 +13,12 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import type { Candle } from '../../../../shared/api/candles';
+import type { Candle } from '@shared/api/candles';
 import { marksOnCandles, type ChartPoint, type TokenPath } from './chart-series';
 import { CLOSE_REASON_LABELS } from './close-reasons';
-import { numberFormat } from '../../format/locale';
-import { usePalette } from '../../theme/palette-store';
-import type { BacktestCloseReason } from '../../../../shared/api/backtest';
+import { numberFormat } from '@renderer/format/locale';
+import { usePalette } from '@renderer/theme/palette-store';
+import type { BacktestCloseReason } from '@shared/api/backtest';
 
 /** The theme's colours as the canvas needs them: read from the CSS variables when a chart is made. */
 function themeColors() {

@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react';
 import { useEffect, useMemo } from 'react';
-import { EmptyState } from '../../components/EmptyState';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { Tabs } from '../../components/Tabs';
-import { DataTable } from '../../components/table/DataTable';
+import { EmptyState } from '@renderer/components/EmptyState';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { Tabs } from '@renderer/components/Tabs';
+import { DataTable } from '@renderer/components/table/DataTable';
 import { compareColumns, type CompareRow } from './backtest-columns';
 import { useBacktestPrefill } from './backtest-prefill';
 import { settingsFromCopyForm } from './backtest-settings';

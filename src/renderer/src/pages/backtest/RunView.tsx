@@ -1,17 +1,17 @@
 import type { ReactElement } from 'react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import type { BacktestResult } from '../../../../shared/api/backtest';
-import { EmptyState } from '../../components/EmptyState';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { DataTable } from '../../components/table/DataTable';
-import { shortAddress } from '../../format/address';
-import { formatInteger, formatNumber, formatPercent, formatUsd, signClass } from '../../format/number';
-import { parseAmount } from '../copy/copy-trade-form';
+import type { BacktestResult } from '@shared/api/backtest';
+import { EmptyState } from '@renderer/components/EmptyState';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { DataTable } from '@renderer/components/table/DataTable';
+import { shortAddress } from '@renderer/format/address';
+import { formatInteger, formatNumber, formatPercent, formatUsd, signClass } from '@renderer/format/number';
+import { parseAmount } from '@renderer/pages/copy/copy-trade-form';
 import { positionColumns, traderColumns } from './backtest-columns';
 import { type BacktestRun, useBacktest } from './backtest-store';
-import type { CandlesResponse } from '../../../../shared/api/candles';
-import { CANDLE_INTERVAL_MS } from '../../../../shared/api/candles';
-import { invoke } from '../../ipc/call';
+import type { CandlesResponse } from '@shared/api/candles';
+import { CANDLE_INTERVAL_MS } from '@shared/api/candles';
+import { invoke } from '@renderer/ipc/call';
 import { candleRange, equityPoints, tokenPaths, type TokenPath } from './chart-series';
 
 // The chart library comes with the first result, not with the terminal's first paint.

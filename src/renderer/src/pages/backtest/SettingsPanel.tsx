@@ -1,8 +1,8 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useMemo, useState } from 'react';
-import type { AmountType } from '../../../../shared/api/copy-trades';
-import { Field } from '../../components/Field';
-import { useTokenList } from '../../hooks/use-token-list';
+import type { AmountType } from '@shared/api/copy-trades';
+import { Field } from '@renderer/components/Field';
+import { useTokenList } from '@renderer/hooks/use-token-list';
 import { parseAccounts, settingsIssues, type BacktestSettings } from './backtest-settings';
 import { useBacktest } from './backtest-store';
 

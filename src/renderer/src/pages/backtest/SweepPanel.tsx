@@ -1,11 +1,11 @@
 import type { CSSProperties, FormEvent, ReactElement } from 'react';
 import { useMemo, useState } from 'react';
-import type { SweepField, SweepItem, SweepRank } from '../../../../shared/api/backtest';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { ProgressBar } from '../../components/ProgressBar';
-import { DataTable } from '../../components/table/DataTable';
-import { shortAddress } from '../../format/address';
-import { formatInteger, formatNumber } from '../../format/number';
+import type { SweepField, SweepItem, SweepRank } from '@shared/api/backtest';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { ProgressBar } from '@renderer/components/ProgressBar';
+import { DataTable } from '@renderer/components/table/DataTable';
+import { shortAddress } from '@renderer/format/address';
+import { formatInteger, formatNumber } from '@renderer/format/number';
 import { sweepColumns } from './backtest-columns';
 import { type SweepAxis, useBacktest } from './backtest-store';
 import {

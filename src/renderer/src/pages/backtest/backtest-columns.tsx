@@ -1,16 +1,16 @@
 // The backtest's tables: simulated positions, traders, runs compared, and the sweep ranked. The
 // same columns feed the CSV export (raw numbers), like every table of the terminal.
-import type { BacktestResult, SimulatorPosition, SweepItem } from '../../../../shared/api/backtest';
-import { SideTag } from '../../components/SideTag';
-import type { Column } from '../../components/table/DataTable';
+import type { BacktestResult, SimulatorPosition, SweepItem } from '@shared/api/backtest';
+import { SideTag } from '@renderer/components/SideTag';
+import type { Column } from '@renderer/components/table/DataTable';
 import {
   leverageColumn,
   priceColumn,
   signedPercentColumn,
   usdColumn,
-} from '../../components/table/column-kinds';
-import { shortAddress } from '../../format/address';
-import { formatNumber, formatPercent } from '../../format/number';
+} from '@renderer/components/table/column-kinds';
+import { shortAddress } from '@renderer/format/address';
+import { formatNumber, formatPercent } from '@renderer/format/number';
 import { CLOSE_REASON_LABELS } from './close-reasons';
 
 const isoTime = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

@@ -1,14 +1,10 @@
 // The backtest form: what the user types, its rules (the contract's own schema), and the way to
 // and from the copy-trade form (docs/ui.md, Backtest).
-import {
-  BACKTEST_DEFAULTS,
-  backtestRequestSchema,
-  type BacktestRequestInput,
-} from '../../../../shared/api/backtest';
-import type { AmountType, CopyTradeSide } from '../../../../shared/api/copy-trades';
-import type { CopyTradeFormValues } from '../copy/copy-trade-form';
-import { humanizeRule, parseAmount, splitAddresses } from '../copy/copy-trade-form';
-import { formatLeverage, formatPercent, formatUsd } from '../../format/number';
+import { BACKTEST_DEFAULTS, backtestRequestSchema, type BacktestRequestInput } from '@shared/api/backtest';
+import type { AmountType, CopyTradeSide } from '@shared/api/copy-trades';
+import type { CopyTradeFormValues } from '@renderer/pages/copy/copy-trade-form';
+import { humanizeRule, parseAmount, splitAddresses } from '@renderer/pages/copy/copy-trade-form';
+import { formatLeverage, formatPercent, formatUsd } from '@renderer/format/number';
 
 /** The form's values, as typed (amounts are text until sent). */
 export interface BacktestSettings {

@@ -1,11 +1,11 @@
 // The Backtest page's state: the form, the runs kept for comparison, and the sweep under way.
 import { create } from 'zustand';
-import type { BacktestResult, SweepField, SweepItem, SweepRank } from '../../../../shared/api/backtest';
-import type { BacktestSweep } from '../../../../shared/ipc/schemas/backtest';
-import { call, failureOf } from '../../ipc/call';
-import { subscribe } from '../../ipc/events';
-import { useCopyPrefill } from '../../stores/copy-prefill';
-import { useNavigation } from '../../stores/navigation';
+import type { BacktestResult, SweepField, SweepItem, SweepRank } from '@shared/api/backtest';
+import type { BacktestSweep } from '@shared/ipc/schemas/backtest';
+import { call, failureOf } from '@renderer/ipc/call';
+import { subscribe } from '@renderer/ipc/events';
+import { useCopyPrefill } from '@renderer/stores/copy-prefill';
+import { useNavigation } from '@renderer/stores/navigation';
 import {
   defaultSettings,
   describeSettings,

@@ -1,13 +1,8 @@
 // What the backtest's charts draw. A token's prices are the service's candles over the span of
 // its trades where it has them; otherwise the path the simulation's own entries and exits trace
 // (docs/ui.md, Backtest).
-import type { EquityPoint, SimulatorPosition } from '../../../../shared/api/backtest';
-import {
-  CANDLE_INTERVAL_MS,
-  CANDLE_INTERVALS,
-  candleCount,
-  type CandleInterval,
-} from '../../../../shared/api/candles';
+import type { EquityPoint, SimulatorPosition } from '@shared/api/backtest';
+import { CANDLE_INTERVAL_MS, CANDLE_INTERVALS, candleCount, type CandleInterval } from '@shared/api/candles';
 
 /** A chart point: seconds since the epoch (the chart's time unit) and a value. */
 export interface ChartPoint {

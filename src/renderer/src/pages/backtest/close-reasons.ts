@@ -1,4 +1,4 @@
-import type { BacktestCloseReason } from '../../../../shared/api/backtest';
+import type { BacktestCloseReason } from '@shared/api/backtest';
 
 /** Why a simulated position closed, in words (the table and the price charts' exit marks). */
 export const CLOSE_REASON_LABELS: Record<BacktestCloseReason, string> = {

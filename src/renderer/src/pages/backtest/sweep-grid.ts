@@ -6,8 +6,8 @@ import type {
   SweepRank,
   SweepRequestInput,
   SweepSettings,
-} from '../../../../shared/api/backtest';
-import { parseAmount } from '../copy/copy-trade-form';
+} from '@shared/api/backtest';
+import { parseAmount } from '@renderer/pages/copy/copy-trade-form';
 import { settingsToBody, type BacktestSettings } from './backtest-settings';
 
 /** The settings a heat map's axes may sweep, with the words and the unit they are read in. */

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
-import type { CopyPosition } from '../../../../shared/api/copy-positions';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { formatPrice, formatUsd } from '../../format/number';
-import { useCopyTrading } from '../../stores/copy-trading';
+import type { CopyPosition } from '@shared/api/copy-positions';
+import { ConfirmDialog } from '@renderer/components/ConfirmDialog';
+import { formatPrice, formatUsd } from '@renderer/format/number';
+import { useCopyTrading } from '@renderer/stores/copy-trading';
 
 export type PositionAction = 'close' | 'unlink';
 

@@ -1,18 +1,18 @@
 import type { FormEvent, ReactElement, ReactNode } from 'react';
 import { useMemo, useState } from 'react';
-import type { AmountType, CopyTradeSide } from '../../../../shared/api/copy-trades';
-import type { TokensList } from '../../../../shared/ipc/contract';
-import { Drawer } from '../../components/Drawer';
-import { Field, type FieldControl } from '../../components/Field';
-import { WarningIcon } from '../../components/icons';
-import { Segmented, Toggle } from '../../components/Toggle';
-import { shortAddress } from '../../format/address';
-import { formatUsd } from '../../format/number';
-import { useCopyTrading } from '../../stores/copy-trading';
-import type { CopyForm } from '../../stores/copy-view';
-import type { WalletRecord } from '../wallets/wallet-view';
-import { useBacktestPrefill } from '../backtest/backtest-prefill';
-import { useNavigation } from '../../stores/navigation';
+import type { AmountType, CopyTradeSide } from '@shared/api/copy-trades';
+import type { TokensList } from '@shared/ipc/contract';
+import { Drawer } from '@renderer/components/Drawer';
+import { Field, type FieldControl } from '@renderer/components/Field';
+import { WarningIcon } from '@renderer/components/icons';
+import { Segmented, Toggle } from '@renderer/components/Toggle';
+import { shortAddress } from '@renderer/format/address';
+import { formatUsd } from '@renderer/format/number';
+import { useCopyTrading } from '@renderer/stores/copy-trading';
+import type { CopyForm } from '@renderer/stores/copy-view';
+import type { WalletRecord } from '@renderer/pages/wallets/wallet-view';
+import { useBacktestPrefill } from '@renderer/pages/backtest/backtest-prefill';
+import { useNavigation } from '@renderer/stores/navigation';
 import {
   copyTradeFormIssues,
   copyTradeToForm,

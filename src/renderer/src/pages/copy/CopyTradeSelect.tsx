@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
+import type { CopyTradeListItem } from '@shared/api/copy-trades';
 
 interface CopyTradeSelectProps {
   /** The chosen copy trade's id; '' for all of them. */

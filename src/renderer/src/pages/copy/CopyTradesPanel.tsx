@@ -1,16 +1,16 @@
 import type { ReactElement } from 'react';
 import { useMemo } from 'react';
-import type { CopyTradeListItem } from '../../../../shared/api/copy-trades';
-import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
-import { CopyTradeIcon } from '../../components/icons';
-import { Segmented } from '../../components/Toggle';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { DataTable, type Column } from '../../components/table/DataTable';
-import { TitleCell } from '../../components/table/TitleCell';
-import { leverageColumn, usdColumn } from '../../components/table/column-kinds';
-import { useCopyTrading } from '../../stores/copy-trading';
-import { useCopyView } from '../../stores/copy-view';
+import type { CopyTradeListItem } from '@shared/api/copy-trades';
+import { Address } from '@renderer/components/Address';
+import { EmptyState } from '@renderer/components/EmptyState';
+import { CopyTradeIcon } from '@renderer/components/icons';
+import { Segmented } from '@renderer/components/Toggle';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { DataTable, type Column } from '@renderer/components/table/DataTable';
+import { TitleCell } from '@renderer/components/table/TitleCell';
+import { leverageColumn, usdColumn } from '@renderer/components/table/column-kinds';
+import { useCopyTrading } from '@renderer/stores/copy-trading';
+import { useCopyView } from '@renderer/stores/copy-view';
 import { SIDE_LABELS } from './copy-labels';
 
 interface CopyTradesPanelProps {

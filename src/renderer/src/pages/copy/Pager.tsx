@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { formatInteger } from '../../format/number';
+import { formatInteger } from '@renderer/format/number';
 
 interface PagerProps {
   offset: number;

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import { useId, useMemo, useState } from 'react';
-import type { TokensList } from '../../../../shared/ipc/contract';
-import { CloseIcon } from '../../components/icons';
-import { shortAddress } from '../../format/address';
+import type { TokensList } from '@shared/ipc/contract';
+import { CloseIcon } from '@renderer/components/icons';
+import { shortAddress } from '@renderer/format/address';
 
 type Token = TokensList['groups'][number]['tokens'][number];
 

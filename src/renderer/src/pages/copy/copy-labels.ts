@@ -1,6 +1,6 @@
 // Words for the copy-trading enums, as a trader reads them (docs/semantics.md, Copy engine).
-import type { ActivityType } from '../../../../shared/api/activity-logs';
-import type { CloseType } from '../../../../shared/api/copy-positions';
+import type { ActivityType } from '@shared/api/activity-logs';
+import type { CloseType } from '@shared/api/copy-positions';
 
 /** Why a copy position closed. */
 export const CLOSE_TYPE_LABELS: Record<CloseType, { label: string; title: string }> = {

@@ -1,18 +1,9 @@
 // The copy-trade form as the user types it, and its translation to the create and update bodies.
 // Every value rule comes from the shared contract (copyTradeCreateSchema runs copyTradeRuleIssues),
 // so the form says exactly what the service would refuse, before anything is sent (docs/api.md).
-import type {
-  AmountType,
-  CopyTrade,
-  CopyTradeCreateInput,
-  CopyTradeSide,
-} from '../../../../shared/api/copy-trades';
-import {
-  COPY_TRADE_DEFAULTS,
-  COPY_TRADE_TYPE,
-  copyTradeCreateSchema,
-} from '../../../../shared/api/copy-trades';
-import type { CopyTradeUpdateInput } from '../../../../shared/api/copy-trades';
+import type { AmountType, CopyTrade, CopyTradeCreateInput, CopyTradeSide } from '@shared/api/copy-trades';
+import { COPY_TRADE_DEFAULTS, COPY_TRADE_TYPE, copyTradeCreateSchema } from '@shared/api/copy-trades';
+import type { CopyTradeUpdateInput } from '@shared/api/copy-trades';
 
 /** Every option of the create body; numbers stay text while typed so "1." or "" are allowed. */
 export interface CopyTradeFormValues {

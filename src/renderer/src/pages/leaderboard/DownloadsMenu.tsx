@@ -1,11 +1,11 @@
 import type { ReactElement } from 'react';
 import { useEffect } from 'react';
-import type { Window } from '../../../../shared/api/common';
-import type { DownloadState } from '../../../../shared/ipc/schemas/leaderboard';
-import { Popover } from '../../components/Popover';
-import { formatAge } from '../../format/age';
-import { formatInteger } from '../../format/number';
-import { downloadOf, useDownloads } from '../../stores/downloads';
+import type { Window } from '@shared/api/common';
+import type { DownloadState } from '@shared/ipc/schemas/leaderboard';
+import { Popover } from '@renderer/components/Popover';
+import { formatAge } from '@renderer/format/age';
+import { formatInteger } from '@renderer/format/number';
+import { downloadOf, useDownloads } from '@renderer/stores/downloads';
 import { WINDOW_LABELS } from './statistic-fields';
 
 /** Share of a download done, 0..1, or null when the total is not known yet. */

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useId } from 'react';
-import { CloseIcon } from '../../components/icons';
-import { useLeaderboard } from '../../stores/leaderboard';
+import { CloseIcon } from '@renderer/components/icons';
+import { useLeaderboard } from '@renderer/stores/leaderboard';
 import { FILTER_FIELDS, filterField, toRanges, type FilterDraft } from './range-filters';
 
 const GROUPS = [...new Set(FILTER_FIELDS.map((f) => f.group))];

@@ -1,28 +1,28 @@
 import type { ReactElement } from 'react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Window } from '../../../../shared/api/common';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { Freshness } from '../../components/Freshness';
-import { LoginFirst } from '../../components/LoginFirst';
-import { LeaderboardIcon } from '../../components/icons';
-import { ColumnChooser } from '../../components/table/ColumnChooser';
-import { DataTable } from '../../components/table/DataTable';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { formatInteger } from '../../format/number';
-import { useTokenList } from '../../hooks/use-token-list';
-import { AssumedLeverageNote } from '../../components/AssumedLeverage';
-import { useDownloads } from '../../stores/downloads';
+import type { Window } from '@shared/api/common';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { Freshness } from '@renderer/components/Freshness';
+import { LoginFirst } from '@renderer/components/LoginFirst';
+import { LeaderboardIcon } from '@renderer/components/icons';
+import { ColumnChooser } from '@renderer/components/table/ColumnChooser';
+import { DataTable } from '@renderer/components/table/DataTable';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { formatInteger } from '@renderer/format/number';
+import { useTokenList } from '@renderer/hooks/use-token-list';
+import { AssumedLeverageNote } from '@renderer/components/AssumedLeverage';
+import { useDownloads } from '@renderer/stores/downloads';
 import {
   DEFAULT_COLUMNS,
   MAX_ROWS,
   protocolsOf,
   useLeaderboard,
   type RankedRow,
-} from '../../stores/leaderboard';
-import { useNavigation } from '../../stores/navigation';
-import { selectLoggedIn, useSession } from '../../stores/session';
-import { useTokens } from '../../stores/tokens';
-import { useTraderView } from '../../stores/trader';
+} from '@renderer/stores/leaderboard';
+import { useNavigation } from '@renderer/stores/navigation';
+import { selectLoggedIn, useSession } from '@renderer/stores/session';
+import { useTokens } from '@renderer/stores/tokens';
+import { useTraderView } from '@renderer/stores/trader';
 import { COLUMN_CHOICES, NOT_IN_CSV, chosenColumns } from './columns';
 import { DownloadsMenu } from './DownloadsMenu';
 import { FilterPanel, newFilterId } from './FilterPanel';

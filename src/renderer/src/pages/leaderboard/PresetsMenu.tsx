@@ -1,9 +1,9 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
-import { CloseIcon } from '../../components/icons';
-import { Popover } from '../../components/Popover';
-import { useLeaderboard } from '../../stores/leaderboard';
-import { toast } from '../../stores/toasts';
+import { CloseIcon } from '@renderer/components/icons';
+import { Popover } from '@renderer/components/Popover';
+import { useLeaderboard } from '@renderer/stores/leaderboard';
+import { toast } from '@renderer/stores/toasts';
 import { BUILT_IN_PRESETS, type FilterPreset } from './filter-presets';
 import { fieldLabel } from './range-filters';
 

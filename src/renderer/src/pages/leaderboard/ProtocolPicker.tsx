@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import { Popover } from '../../components/Popover';
-import { MAX_PROTOCOLS } from '../../stores/leaderboard';
+import { Popover } from '@renderer/components/Popover';
+import { MAX_PROTOCOLS } from '@renderer/stores/leaderboard';
 
 interface ProtocolPickerProps {
   known: readonly string[];

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { useEffect } from 'react';
-import type { Window } from '../../../../shared/api/common';
+import type { Window } from '@shared/api/common';
 import {
   SPARK_HEIGHT,
   SPARK_WIDTH,
@@ -8,7 +8,7 @@ import {
   sparkKey,
   useSparklines,
   wantSparkline,
-} from '../../stores/sparklines';
+} from '@renderer/stores/sparklines';
 
 /**
  * A row's cumulative daily PnL as a tiny line (green when the window ends up, red when down).

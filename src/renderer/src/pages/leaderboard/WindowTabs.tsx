@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { Window } from '../../../../shared/api/common';
+import type { Window } from '@shared/api/common';
 import { WINDOW_LABELS, WINDOW_ORDER, windowMeaning } from './statistic-fields';
 
 interface WindowTabsProps {

@@ -1,12 +1,12 @@
 import type { ReactElement } from 'react';
-import type { Window } from '../../../../shared/api/common';
-import type { RankingKey } from '../../../../shared/api/statistics';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
-import type { Column } from '../../components/table/DataTable';
-import type { ColumnChoice } from '../../components/table/ColumnChooser';
-import { shortAddress } from '../../format/address';
-import { formatNumber, signClass } from '../../format/number';
-import type { RankedRow } from '../../stores/leaderboard';
+import type { Window } from '@shared/api/common';
+import type { RankingKey } from '@shared/api/statistics';
+import { RANKING_KEYS } from '@shared/api/statistics';
+import type { Column } from '@renderer/components/table/DataTable';
+import type { ColumnChoice } from '@renderer/components/table/ColumnChooser';
+import { shortAddress } from '@renderer/format/address';
+import { formatNumber, signClass } from '@renderer/format/number';
+import type { RankedRow } from '@renderer/stores/leaderboard';
 import { Sparkline } from './Sparkline';
 import {
   STAT_FIELDS,

@@ -1,7 +1,7 @@
 // The leaderboard's range filters: rows of "field between min and max" as typed, turned into the
 // `ranges` of a `leaderboard:page` request. Pure, so the parsing is unit-tested.
-import type { StatisticNumericField } from '../../../../shared/api/statistics';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
+import type { StatisticNumericField } from '@shared/api/statistics';
+import { RANKING_KEYS } from '@shared/api/statistics';
 import { STAT_FIELDS, statField, type StatKind } from './statistic-fields';
 
 /** A filter row as the user typed it. `field` is a statistic or `ranking.<key>`. */

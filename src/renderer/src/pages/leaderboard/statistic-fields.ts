@@ -1,9 +1,9 @@
 // What every statistic is called, how it is shown and what it means: the formulas are those of
 // docs/semantics.md (Statistic record, Ranking), worded for a trader. The leaderboard's
 // columns and filters and the trader page's grid and tooltips all read them from here.
-import type { Window } from '../../../../shared/api/common';
-import type { RankingKey, StatisticNumericField } from '../../../../shared/api/statistics';
-import { LOWER_IS_BETTER_RANKING_KEYS, RANKING_KEYS } from '../../../../shared/api/statistics';
+import type { Window } from '@shared/api/common';
+import type { RankingKey, StatisticNumericField } from '@shared/api/statistics';
+import { LOWER_IS_BETTER_RANKING_KEYS, RANKING_KEYS } from '@shared/api/statistics';
 import {
   MISSING,
   formatDuration,
@@ -13,8 +13,8 @@ import {
   formatPercent,
   formatUsd,
   formatUsdCompact,
-} from '../../format/number';
-import { formatDay } from '../../format/time';
+} from '@renderer/format/number';
+import { formatDay } from '@renderer/format/time';
 
 /** How a figure is written. */
 export type StatKind = 'usd' | 'percent' | 'ratio' | 'count' | 'duration' | 'leverage' | 'days' | 'time';

@@ -1,18 +1,18 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useId, useMemo } from 'react';
-import type { Order, Position } from '../../../../shared/api/positions';
-import type { Freshness as FreshnessValue } from '../../../../shared/ipc/schemas/freshness';
-import type { AppError } from '../../../../shared/result';
-import { Address } from '../../components/Address';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { LoginFirst } from '../../components/LoginFirst';
-import { Freshness } from '../../components/Freshness';
-import { LiveIcon, RefreshIcon } from '../../components/icons';
-import { Segmented, Toggle } from '../../components/Toggle';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { DataTable, type Column } from '../../components/table/DataTable';
-import { orderColumn } from '../../components/table/order-columns';
-import { ORDER_COLUMNS } from '../../../../shared/api/order-columns';
+import type { Order, Position } from '@shared/api/positions';
+import type { Freshness as FreshnessValue } from '@shared/ipc/schemas/freshness';
+import type { AppError } from '@shared/result';
+import { Address } from '@renderer/components/Address';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { LoginFirst } from '@renderer/components/LoginFirst';
+import { Freshness } from '@renderer/components/Freshness';
+import { LiveIcon, RefreshIcon } from '@renderer/components/icons';
+import { Segmented, Toggle } from '@renderer/components/Toggle';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { DataTable, type Column } from '@renderer/components/table/DataTable';
+import { orderColumn } from '@renderer/components/table/order-columns';
+import { ORDER_COLUMNS } from '@shared/api/order-columns';
 import {
   leverageColumn,
   priceColumn,
@@ -20,18 +20,18 @@ import {
   signedPercentColumn,
   symbolColumn,
   usdColumn,
-} from '../../components/table/column-kinds';
-import { formatAge } from '../../format/age';
-import { formatInteger } from '../../format/number';
-import { formatTimestamp } from '../../format/time';
-import { useDebounced } from '../../hooks/use-debounced';
-import { useNow } from '../../hooks/use-now';
-import { useTokenList } from '../../hooks/use-token-list';
-import { useVisibleInterval } from '../../hooks/use-visible-interval';
-import { useChannel } from '../../ipc/use-channel';
-import { useLive } from '../../stores/live';
-import { useNavigation } from '../../stores/navigation';
-import { useReloadOn } from '../../stores/revisions';
+} from '@renderer/components/table/column-kinds';
+import { formatAge } from '@renderer/format/age';
+import { formatInteger } from '@renderer/format/number';
+import { formatTimestamp } from '@renderer/format/time';
+import { useDebounced } from '@renderer/hooks/use-debounced';
+import { useNow } from '@renderer/hooks/use-now';
+import { useTokenList } from '@renderer/hooks/use-token-list';
+import { useVisibleInterval } from '@renderer/hooks/use-visible-interval';
+import { useChannel } from '@renderer/ipc/use-channel';
+import { useLive } from '@renderer/stores/live';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useReloadOn } from '@renderer/stores/revisions';
 import { isFiltered, liveRequest, minSizeProblem, pairsOf, type LiveSide } from './live-filters';
 
 /** The market moves every second; a few seconds keeps the feeds current without flooding the core. */

@@ -1,5 +1,5 @@
 // The Live page's filters as typed, and the request of the three feeds they make.
-import type { LiveFeedRequest } from '../../../../shared/ipc/schemas/live';
+import type { LiveFeedRequest } from '@shared/ipc/schemas/live';
 
 export type LiveSide = 'BOTH' | 'LONG' | 'SHORT';
 

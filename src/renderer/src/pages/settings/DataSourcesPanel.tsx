@@ -1,8 +1,8 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
-import { HYPERLIQUID_PROTOCOL, type FeedAccount, type FeedStatus } from '../../../../shared/api/feed';
-import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
+import { HYPERLIQUID_PROTOCOL, type FeedAccount, type FeedStatus } from '@shared/api/feed';
+import { Address } from '@renderer/components/Address';
+import { EmptyState } from '@renderer/components/EmptyState';
 import {
   FEED_NAME,
   REASON_TEXT,
@@ -12,18 +12,18 @@ import {
   feedProgress,
   formatSeconds,
   sinceText,
-} from '../../components/feed-text';
-import { ProgressBar } from '../../components/ProgressBar';
-import { Toggle } from '../../components/Toggle';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { DataTable, type Column } from '../../components/table/DataTable';
-import { useNow } from '../../hooks/use-now';
-import { formatInteger } from '../../format/number';
-import { formatShortTime } from '../../format/time';
-import { useFeed } from '../../stores/feed';
-import { useNavigation } from '../../stores/navigation';
-import { useService } from '../../stores/service';
-import { useSettings } from '../../stores/settings';
+} from '@renderer/components/feed-text';
+import { ProgressBar } from '@renderer/components/ProgressBar';
+import { Toggle } from '@renderer/components/Toggle';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { DataTable, type Column } from '@renderer/components/table/DataTable';
+import { useNow } from '@renderer/hooks/use-now';
+import { formatInteger } from '@renderer/format/number';
+import { formatShortTime } from '@renderer/format/time';
+import { useFeed } from '@renderer/stores/feed';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useService } from '@renderer/stores/service';
+import { useSettings } from '@renderer/stores/settings';
 import { Panel } from './Panel';
 
 function accountColumns(pending: string | null, untrack: (account: string) => void): Column<FeedAccount>[] {

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import { useId } from 'react';
-import { formatUsd } from '../../format/number';
-import { formatTimestamp } from '../../format/time';
-import { OFFERED_LOCALES, localeName, systemLocaleName, useLocale } from '../../format/locale-store';
+import { formatUsd } from '@renderer/format/number';
+import { formatTimestamp } from '@renderer/format/time';
+import { OFFERED_LOCALES, localeName, systemLocaleName, useLocale } from '@renderer/format/locale-store';
 
 /** Settings → the locale of dates and numbers: the OS's by default, or one chosen here. */
 export function LocaleSetting(): ReactElement {

@@ -1,10 +1,10 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useMemo, useState } from 'react';
-import type { ProfileView } from '../../../../shared/ipc/schemas/settings';
-import { Drawer } from '../../components/Drawer';
-import { Field, type FieldControl } from '../../components/Field';
-import { Toggle } from '../../components/Toggle';
-import { useProfiles } from '../../stores/profiles';
+import type { ProfileView } from '@shared/ipc/schemas/settings';
+import { Drawer } from '@renderer/components/Drawer';
+import { Field, type FieldControl } from '@renderer/components/Field';
+import { Toggle } from '@renderer/components/Toggle';
+import { useProfiles } from '@renderer/stores/profiles';
 import {
   emptyProfileForm,
   profileFormIssues,

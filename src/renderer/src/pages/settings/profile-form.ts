@@ -6,8 +6,8 @@ import {
   DEFAULT_VENUE,
   serviceProfileSchema,
   type ServiceProfile,
-} from '../../../../shared/profile';
-import type { ProfileView } from '../../../../shared/ipc/schemas/settings';
+} from '@shared/profile';
+import type { ProfileView } from '@shared/ipc/schemas/settings';
 
 export interface ProfileFormValues {
   /** Empty for a new profile: one is made from the name. */

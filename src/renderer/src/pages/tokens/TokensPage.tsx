@@ -1,13 +1,13 @@
 import type { ReactElement } from 'react';
 import { useEffect, useId, useMemo } from 'react';
-import { Address } from '../../components/Address';
-import { EmptyState } from '../../components/EmptyState';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import type { Column } from '../../components/table/DataTable';
-import { RefreshIcon, SearchIcon, TokensIcon } from '../../components/icons';
-import { SkeletonRows } from '../../components/Skeleton';
-import { formatTimestamp } from '../../format/time';
-import { selectTokensFilter, selectTokensList, useTokens } from '../../stores/tokens';
+import { Address } from '@renderer/components/Address';
+import { EmptyState } from '@renderer/components/EmptyState';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import type { Column } from '@renderer/components/table/DataTable';
+import { RefreshIcon, SearchIcon, TokensIcon } from '@renderer/components/icons';
+import { SkeletonRows } from '@renderer/components/Skeleton';
+import { formatTimestamp } from '@renderer/format/time';
+import { selectTokensFilter, selectTokensList, useTokens } from '@renderer/stores/tokens';
 import { filterTokenGroups, splitMatch, type TokenGroupView } from './filter-tokens';
 
 type TokenRow = TokenGroupView['tokens'][number];

@@ -1,4 +1,4 @@
-import type { TokensList } from '../../../../shared/ipc/contract';
+import type { TokensList } from '@shared/ipc/contract';
 
 export type TokenGroup = TokensList['groups'][number];
 export type Token = TokenGroup['tokens'][number];

@@ -10,10 +10,10 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { currentLocale } from '../../format/locale';
-import { formatCompact } from '../../format/number';
-import { readChartColors, type ChartColors } from '../../theme/chart-colors';
-import { usePalette } from '../../theme/palette-store';
+import { currentLocale } from '@renderer/format/locale';
+import { formatCompact } from '@renderer/format/number';
+import { readChartColors, type ChartColors } from '@renderer/theme/chart-colors';
+import { usePalette } from '@renderer/theme/palette-store';
 import type { PnlPoint } from './pnl-series';
 
 const priceFormatter = (v: number): string => `${v < 0 ? '−' : ''}$${formatCompact(Math.abs(v))}`;

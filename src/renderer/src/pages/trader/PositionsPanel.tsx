@@ -1,18 +1,14 @@
 import type { ReactElement } from 'react';
 import { useCallback, useEffect, useRef } from 'react';
-import {
-  POSITION_SORT_FIELDS,
-  type Position,
-  type PositionSortField,
-} from '../../../../shared/api/positions';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { DataTable } from '../../components/table/DataTable';
-import { useChannel } from '../../ipc/use-channel';
-import { formatInteger } from '../../format/number';
-import { formatDay } from '../../format/time';
-import type { TraderRef } from '../../stores/navigation';
-import { POSITIONS_PAGE, useTraderView } from '../../stores/trader';
+import { POSITION_SORT_FIELDS, type Position, type PositionSortField } from '@shared/api/positions';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { DataTable } from '@renderer/components/table/DataTable';
+import { useChannel } from '@renderer/ipc/use-channel';
+import { formatInteger } from '@renderer/format/number';
+import { formatDay } from '@renderer/format/time';
+import type { TraderRef } from '@renderer/stores/navigation';
+import { POSITIONS_PAGE, useTraderView } from '@renderer/stores/trader';
 import { HISTORY_COLUMNS, OPEN_COLUMNS, ORDER_COLUMNS } from './position-columns';
 
 const positionKey = (p: Position): string => p.id;

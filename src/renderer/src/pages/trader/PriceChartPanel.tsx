@@ -11,15 +11,15 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import type { Candle, CandlesResponse } from '../../../../shared/api/candles';
-import type { AppError } from '../../../../shared/result';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { SkeletonLines } from '../../components/Skeleton';
-import { invoke } from '../../ipc/call';
-import { useChannel } from '../../ipc/use-channel';
-import type { TraderRef } from '../../stores/navigation';
+import type { Candle, CandlesResponse } from '@shared/api/candles';
+import type { AppError } from '@shared/result';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { SkeletonLines } from '@renderer/components/Skeleton';
+import { invoke } from '@renderer/ipc/call';
+import { useChannel } from '@renderer/ipc/use-channel';
+import type { TraderRef } from '@renderer/stores/navigation';
 import { buildPriceMarkers, chartRange, type ChartOrder, type PriceMarker } from './price-markers';
-import { usePalette } from '../../theme/palette-store';
+import { usePalette } from '@renderer/theme/palette-store';
 
 /** The trader's latest orders the chart marks (the channel's most). */
 const ORDER_LIMIT = 500;

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
-import type { Ranking } from '../../../../shared/api/statistics';
-import { RANKING_KEYS } from '../../../../shared/api/statistics';
-import { formatNumber } from '../../format/number';
-import { averageScore, rankingFormula, statField } from '../leaderboard/statistic-fields';
+import type { Ranking } from '@shared/api/statistics';
+import { RANKING_KEYS } from '@shared/api/statistics';
+import { formatNumber } from '@renderer/format/number';
+import { averageScore, rankingFormula, statField } from '@renderer/pages/leaderboard/statistic-fields';
 
 const tone = (v: number): string => (v >= 75 ? 'high' : v >= 40 ? 'mid' : 'low');
 

@@ -1,11 +1,11 @@
 import type { ReactElement } from 'react';
-import { HYPERLIQUID_PROTOCOL } from '../../../../shared/api/feed';
-import { FEED_NAME, trackedAccount } from '../../components/feed-text';
-import { formatInteger } from '../../format/number';
-import { selectFeedStatus, useFeed } from '../../stores/feed';
-import { useNavigation, type TraderRef } from '../../stores/navigation';
-import { useService } from '../../stores/service';
-import { useSettings } from '../../stores/settings';
+import { HYPERLIQUID_PROTOCOL } from '@shared/api/feed';
+import { FEED_NAME, trackedAccount } from '@renderer/components/feed-text';
+import { formatInteger } from '@renderer/format/number';
+import { selectFeedStatus, useFeed } from '@renderer/stores/feed';
+import { useNavigation, type TraderRef } from '@renderer/stores/navigation';
+import { useService } from '@renderer/stores/service';
+import { useSettings } from '@renderer/stores/settings';
 
 const EVM_ACCOUNT = /^0x[0-9a-fA-F]{40}$/;
 

@@ -1,33 +1,33 @@
 import type { ReactElement } from 'react';
 import { useEffect, useMemo, useRef } from 'react';
-import { HYPERLIQUID_PROTOCOL } from '../../../../shared/api/feed';
-import type { Window } from '../../../../shared/api/common';
-import type { RankedPositionStatistic } from '../../../../shared/api/statistics';
-import { Address } from '../../components/Address';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { Freshness } from '../../components/Freshness';
-import { LoginFirst } from '../../components/LoginFirst';
-import { SkeletonLines } from '../../components/Skeleton';
-import { formatAge } from '../../format/age';
-import { formatInteger, formatUsd, signClass } from '../../format/number';
-import { formatUtcDay } from '../../format/time';
-import { FEED_NAME, trackedAccount } from '../../components/feed-text';
-import { useFeed } from '../../stores/feed';
-import { useChannel } from '../../ipc/use-channel';
-import { useCopyPrefill } from '../../stores/copy-prefill';
-import { useLeaderboard } from '../../stores/leaderboard';
-import { useNavigation, type TraderRef } from '../../stores/navigation';
-import { selectLoggedIn, useSession } from '../../stores/session';
-import { useTraderView } from '../../stores/trader';
-import { useTokens } from '../../stores/tokens';
+import { HYPERLIQUID_PROTOCOL } from '@shared/api/feed';
+import type { Window } from '@shared/api/common';
+import type { RankedPositionStatistic } from '@shared/api/statistics';
+import { Address } from '@renderer/components/Address';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { Freshness } from '@renderer/components/Freshness';
+import { LoginFirst } from '@renderer/components/LoginFirst';
+import { SkeletonLines } from '@renderer/components/Skeleton';
+import { formatAge } from '@renderer/format/age';
+import { formatInteger, formatUsd, signClass } from '@renderer/format/number';
+import { formatUtcDay } from '@renderer/format/time';
+import { FEED_NAME, trackedAccount } from '@renderer/components/feed-text';
+import { useFeed } from '@renderer/stores/feed';
+import { useChannel } from '@renderer/ipc/use-channel';
+import { useCopyPrefill } from '@renderer/stores/copy-prefill';
+import { useLeaderboard } from '@renderer/stores/leaderboard';
+import { useNavigation, type TraderRef } from '@renderer/stores/navigation';
+import { selectLoggedIn, useSession } from '@renderer/stores/session';
+import { useTraderView } from '@renderer/stores/trader';
+import { useTokens } from '@renderer/stores/tokens';
 import {
   WINDOW_LABELS,
   WINDOW_ORDER,
   formatStat,
   statField,
   windowMeaning,
-} from '../leaderboard/statistic-fields';
-import { WindowTabs } from '../leaderboard/WindowTabs';
+} from '@renderer/pages/leaderboard/statistic-fields';
+import { WindowTabs } from '@renderer/pages/leaderboard/WindowTabs';
 import { PnlChart } from './PnlChart';
 import { PriceChartPanel } from './PriceChartPanel';
 import { cumulativePnl, type PnlPoint } from './pnl-series';
@@ -36,8 +36,8 @@ import { RankingBars } from './RankingBars';
 import { StatGrid } from './StatGrid';
 import { TraderPicker } from './TraderPicker';
 import { TrackTrader } from './TrackTrader';
-import { AssumedLeverageNote } from '../../components/AssumedLeverage';
-import { useBacktestPrefill } from '../backtest/backtest-prefill';
+import { AssumedLeverageNote } from '@renderer/components/AssumedLeverage';
+import { useBacktestPrefill } from '@renderer/pages/backtest/backtest-prefill';
 
 const KEY_FIGURES = [
   'pnl',

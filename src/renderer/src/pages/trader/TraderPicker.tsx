@@ -1,12 +1,12 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
-import { TraderIcon } from '../../components/icons';
-import { shortAddress } from '../../format/address';
-import { useTokenList } from '../../hooks/use-token-list';
-import { useLeaderboard } from '../../stores/leaderboard';
-import { useNavigation } from '../../stores/navigation';
-import { useTraderView } from '../../stores/trader';
-import { isTraderAddress } from '../../components/palette/palette-items';
+import { TraderIcon } from '@renderer/components/icons';
+import { shortAddress } from '@renderer/format/address';
+import { useTokenList } from '@renderer/hooks/use-token-list';
+import { useLeaderboard } from '@renderer/stores/leaderboard';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useTraderView } from '@renderer/stores/trader';
+import { isTraderAddress } from '@renderer/components/palette/palette-items';
 
 /** The trader page with no trader chosen: paste an address, or reopen a recent one. */
 export function TraderPicker(): ReactElement {

@@ -1,4 +1,4 @@
-import type { PnlSeries } from '../../../../shared/api/statistics';
+import type { PnlSeries } from '@shared/api/statistics';
 
 /** One day of a trader's PnL as charted: the day's net and the running total. */
 export interface PnlPoint {

@@ -1,15 +1,15 @@
-import type { Order, Position } from '../../../../shared/api/positions';
-import { SideTag } from '../../components/SideTag';
-import type { Column } from '../../components/table/DataTable';
-import { orderColumn } from '../../components/table/order-columns';
+import type { Order, Position } from '@shared/api/positions';
+import { SideTag } from '@renderer/components/SideTag';
+import type { Column } from '@renderer/components/table/DataTable';
+import { orderColumn } from '@renderer/components/table/order-columns';
 import {
   leverageColumn,
   priceColumn,
   signedPercentColumn,
   usdColumn,
-} from '../../components/table/column-kinds';
-import { formatDuration } from '../../format/number';
-import { formatShortTime, formatTimestamp } from '../../format/time';
+} from '@renderer/components/table/column-kinds';
+import { formatDuration } from '@renderer/format/number';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 
 function TimeCell({ iso, seconds = false }: { iso: string | null; seconds?: boolean }) {
   return (

@@ -1,12 +1,7 @@
 // What the trader page's price chart shows (docs/ui.md, Trader → Price chart): the range and
 // candle width around the trader's orders of one token, and a marker per entry and exit.
-import {
-  CANDLE_INTERVALS,
-  CANDLE_INTERVAL_MS,
-  candleCount,
-  type CandleInterval,
-} from '../../../../shared/api/candles';
-import type { OrderType } from '../../../../shared/api/positions';
+import { CANDLE_INTERVALS, CANDLE_INTERVAL_MS, candleCount, type CandleInterval } from '@shared/api/candles';
+import type { OrderType } from '@shared/api/positions';
 
 /** The fields of an order the chart reads. */
 export interface ChartOrder {

@@ -1,8 +1,8 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
-import { sameAddress } from '../../format/address';
-import { useModalDialog } from '../../hooks/use-modal-dialog';
-import { selectWalletPending, useWallet } from '../../stores/wallet';
+import { sameAddress } from '@renderer/format/address';
+import { useModalDialog } from '@renderer/hooks/use-modal-dialog';
+import { selectWalletPending, useWallet } from '@renderer/stores/wallet';
 
 interface DeleteWalletDialogProps {
   address: string;

@@ -1,6 +1,6 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
-import { selectWalletPending, useWallet } from '../../stores/wallet';
+import { selectWalletPending, useWallet } from '@renderer/stores/wallet';
 import { checkPrivateKey, KEY_DIGITS } from './private-key';
 
 /**

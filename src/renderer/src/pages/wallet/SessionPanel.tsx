@@ -1,12 +1,17 @@
 import type { ReactElement } from 'react';
-import { Address } from '../../components/Address';
-import { CopyButton } from '../../components/CopyButton';
-import { ReadFailed } from '../../components/EmptyState';
-import { SkeletonLines } from '../../components/Skeleton';
-import { formatInteger } from '../../format/number';
-import { formatTimestamp } from '../../format/time';
-import { selectSession, selectSessionKnown, selectSessionPending, useSession } from '../../stores/session';
-import { selectHasWallet, selectWalletKnown, useWallet } from '../../stores/wallet';
+import { Address } from '@renderer/components/Address';
+import { CopyButton } from '@renderer/components/CopyButton';
+import { ReadFailed } from '@renderer/components/EmptyState';
+import { SkeletonLines } from '@renderer/components/Skeleton';
+import { formatInteger } from '@renderer/format/number';
+import { formatTimestamp } from '@renderer/format/time';
+import {
+  selectSession,
+  selectSessionKnown,
+  selectSessionPending,
+  useSession,
+} from '@renderer/stores/session';
+import { selectHasWallet, selectWalletKnown, useWallet } from '@renderer/stores/wallet';
 
 /** The session with the service: log in with the wallet, see who you are, log out. */
 export function SessionPanel(): ReactElement {

@@ -1,11 +1,11 @@
 import type { ReactElement } from 'react';
 import { useState } from 'react';
-import { Address } from '../../components/Address';
-import { EmptyState, ReadFailed } from '../../components/EmptyState';
-import { KeyIcon } from '../../components/icons';
-import { SkeletonLines } from '../../components/Skeleton';
-import { selectEphemeralKeychain, useService } from '../../stores/service';
-import { selectWalletAddress, selectWalletPending, useWallet } from '../../stores/wallet';
+import { Address } from '@renderer/components/Address';
+import { EmptyState, ReadFailed } from '@renderer/components/EmptyState';
+import { KeyIcon } from '@renderer/components/icons';
+import { SkeletonLines } from '@renderer/components/Skeleton';
+import { selectEphemeralKeychain, useService } from '@renderer/stores/service';
+import { selectWalletAddress, selectWalletPending, useWallet } from '@renderer/stores/wallet';
 import { DeleteWalletDialog } from './DeleteWalletDialog';
 import { ImportKeyForm } from './ImportKeyForm';
 import { SessionPanel } from './SessionPanel';

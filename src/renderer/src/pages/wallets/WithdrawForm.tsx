@@ -1,10 +1,10 @@
 import type { FormEvent, ReactElement } from 'react';
 import { useEffect, useId, useState } from 'react';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Field } from '../../components/Field';
-import { formatUsd } from '../../format/number';
-import { useDebounced } from '../../hooks/use-debounced';
-import { previewKey, useWithdraw } from '../../stores/withdraw';
+import { ConfirmDialog } from '@renderer/components/ConfirmDialog';
+import { Field } from '@renderer/components/Field';
+import { formatUsd } from '@renderer/format/number';
+import { useDebounced } from '@renderer/hooks/use-debounced';
+import { previewKey, useWithdraw } from '@renderer/stores/withdraw';
 import {
   checkAmount,
   checkDestination,

@@ -1,8 +1,8 @@
 // Checks of the withdrawal form that need no service: the destination address and the amount as
 // typed. The fees, the minimum and the available balance come from `withdraw:preview`.
 import { isAddress } from 'viem';
-import type { WithdrawPreview } from '../../../../shared/ipc/schemas/wallets';
-import { formatUsd } from '../../format/number';
+import type { WithdrawPreview } from '@shared/ipc/schemas/wallets';
+import { formatUsd } from '@renderer/format/number';
 
 /** A destination the form accepts, or why it does not. */
 export type DestinationCheck = { ok: true; address: string } | { ok: false; problem: string | null };
