@@ -6,7 +6,7 @@ import {
   type SweepItem,
 } from '@shared/api/backtest';
 import { toCsvRows } from '@renderer/components/table/csv-rows';
-import { emptyCopyTradeForm } from '@renderer/pages/copy/copy-trade-form';
+import { emptyCopyTradeForm } from '@renderer/copy-trades/copy-trade-form';
 import {
   compareColumns,
   positionColumns,

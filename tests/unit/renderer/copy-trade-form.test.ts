@@ -10,7 +10,7 @@ import {
   parseAmount,
   splitAddresses,
   type CopyTradeFormValues,
-} from '@renderer/pages/copy/copy-trade-form';
+} from '@renderer/copy-trades/copy-trade-form';
 
 const TRADER = '0x1111111111111111111111111111111111111111';
 const OTHER = '0x2222222222222222222222222222222222222222';

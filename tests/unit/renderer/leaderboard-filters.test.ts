@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LEADERBOARD_FIELDS } from '@shared/ipc/schemas/leaderboard';
 import { leaderboardPageRequestSchema } from '@shared/ipc/schemas/leaderboard';
-import { BUILT_IN_PRESETS, parsePresets, upsertPreset } from '@renderer/pages/leaderboard/filter-presets';
-import { FILTER_FIELDS, parseBound, toRanges } from '@renderer/pages/leaderboard/range-filters';
-import { STAT_FIELDS } from '@renderer/pages/leaderboard/statistic-fields';
+import { BUILT_IN_PRESETS, parsePresets, upsertPreset } from '@renderer/filters/filter-presets';
+import { FILTER_FIELDS, parseBound, toRanges } from '@renderer/filters/range-filters';
+import { STAT_FIELDS } from '@renderer/statistics/statistic-fields';
 import { STATISTIC_NUMERIC_FIELDS } from '@shared/api/statistics';
 
 describe('parseBound', () => {

@@ -6,8 +6,8 @@ import {
   paletteItems,
   parseItemId,
 } from '@renderer/components/palette/palette-items';
-import { cumulativePnl, sparklineShape } from '@renderer/pages/trader/pnl-series';
-import { averageScore } from '@renderer/pages/leaderboard/statistic-fields';
+import { cumulativePnl, sparklineShape } from '@renderer/statistics/pnl-series';
+import { averageScore } from '@renderer/statistics/statistic-fields';
 import { hrefOfTrader, pageFromHash, traderFromHash } from '@renderer/stores/navigation';
 
 const A = '0x1234567890abcdef1234567890abcdef12345678';

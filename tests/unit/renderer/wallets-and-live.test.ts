@@ -20,7 +20,7 @@ import {
   liveRequest,
   minSizeProblem,
   pairsOf,
-} from '@renderer/pages/live/live-filters';
+} from '@renderer/filters/live-filters';
 
 const LOWER = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
 const CHECKSUMMED = getAddress(LOWER);

@@ -1,5 +1,5 @@
 import { createHandOver } from './hand-over';
-import type { CopyTradeFormValues } from '@renderer/pages/copy/copy-trade-form';
+import type { CopyTradeFormValues } from '@renderer/copy-trades/copy-trade-form';
 
 /** The trader a "Copy this trader" button hands to the copy form. */
 export interface CopyPrefill {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { CopyTradeStatus } from '@shared/api/copy-trades';
-import type { CopyTradeFormValues } from '@renderer/pages/copy/copy-trade-form';
+import type { CopyTradeFormValues } from '@renderer/copy-trades/copy-trade-form';
 
 export type CopyTab = 'trades' | 'positions' | 'activity';
 export type PositionsStatus = 'OPEN' | 'CLOSE';

@@ -7,9 +7,9 @@ import { requestKey } from '@shared/ipc/request-key';
 import type { AppError } from '@shared/result';
 import { invoke } from '@renderer/ipc/call';
 import { subscribe } from '@renderer/ipc/events';
-import { parsePresets, upsertPreset, type FilterPreset } from '@renderer/pages/leaderboard/filter-presets';
-import { toRanges, type FilterDraft, type RangeFilter } from '@renderer/pages/leaderboard/range-filters';
-import { WINDOW_ORDER } from '@renderer/pages/leaderboard/statistic-fields';
+import { parsePresets, upsertPreset, type FilterPreset } from '@renderer/filters/filter-presets';
+import { toRanges, type FilterDraft, type RangeFilter } from '@renderer/filters/range-filters';
+import { WINDOW_ORDER } from '@renderer/statistics/statistic-fields';
 import { readPref, writePref } from './local-prefs';
 import { DEFAULT_PAGE, pageFromHash } from './navigation';
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { EMPTY_LIVE_FILTERS, type LiveFilters } from '@renderer/pages/live/live-filters';
+import { EMPTY_LIVE_FILTERS, type LiveFilters } from '@renderer/filters/live-filters';
 
 interface LiveStore {
   filters: LiveFilters;

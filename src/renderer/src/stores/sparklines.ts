@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Window } from '@shared/api/common';
 import { PNL_STATISTICS_ACCOUNTS_MAX } from '@shared/api/statistics';
 import { invoke } from '@renderer/ipc/call';
-import { cumulativePnl, sparklineShape, type SparklineShape } from '@renderer/pages/trader/pnl-series';
+import { cumulativePnl, sparklineShape, type SparklineShape } from '@renderer/statistics/pnl-series';
 
 /** A sparkline's box in pixels. */
 export const SPARK_WIDTH = 76;

@@ -6,7 +6,7 @@ import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { DataTable } from '@renderer/components/table/DataTable';
 import { shortAddress } from '@renderer/format/address';
 import { formatInteger, formatNumber, formatPercent, formatUsd, signClass } from '@renderer/format/number';
-import { parseAmount } from '@renderer/pages/copy/copy-trade-form';
+import { parseAmount } from '@renderer/copy-trades/copy-trade-form';
 import { positionColumns, traderColumns } from './backtest-columns';
 import { type BacktestRun, useBacktest } from './backtest-store';
 import type { CandlesResponse } from '@shared/api/candles';

@@ -1,5 +1,5 @@
 import { createHandOver } from '@renderer/stores/hand-over';
-import type { CopyTradeFormValues } from '@renderer/pages/copy/copy-trade-form';
+import type { CopyTradeFormValues } from '@renderer/copy-trades/copy-trade-form';
 
 /**
  * What "Backtest" (trader page) and "Backtest these settings" (copy-trade form) hand to the

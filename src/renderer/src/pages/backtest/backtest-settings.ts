@@ -2,8 +2,8 @@
 // and from the copy-trade form (docs/ui.md, Backtest).
 import { BACKTEST_DEFAULTS, backtestRequestSchema, type BacktestRequestInput } from '@shared/api/backtest';
 import type { AmountType, CopyTradeSide } from '@shared/api/copy-trades';
-import type { CopyTradeFormValues } from '@renderer/pages/copy/copy-trade-form';
-import { humanizeRule, parseAmount, splitAddresses } from '@renderer/pages/copy/copy-trade-form';
+import type { CopyTradeFormValues } from '@renderer/copy-trades/copy-trade-form';
+import { humanizeRule, parseAmount, splitAddresses } from '@renderer/copy-trades/copy-trade-form';
 import { formatLeverage, formatPercent, formatUsd } from '@renderer/format/number';
 
 /** The form's values, as typed (amounts are text until sent). */

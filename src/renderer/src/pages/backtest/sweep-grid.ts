@@ -7,7 +7,7 @@ import type {
   SweepRequestInput,
   SweepSettings,
 } from '@shared/api/backtest';
-import { parseAmount } from '@renderer/pages/copy/copy-trade-form';
+import { parseAmount } from '@renderer/copy-trades/copy-trade-form';
 import { settingsToBody, type BacktestSettings } from './backtest-settings';
 
 /** The settings a heat map's axes may sweep, with the words and the unit they are read in. */

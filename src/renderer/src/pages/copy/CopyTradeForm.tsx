@@ -23,7 +23,7 @@ import {
   type CopyTradeField,
   type CopyTradeFormValues,
   type EditableCopyTrade,
-} from './copy-trade-form';
+} from '@renderer/copy-trades/copy-trade-form';
 import { SIDE_LABELS } from './copy-labels';
 import { TokenPicker } from './TokenPicker';
 

@@ -6,7 +6,7 @@ import { Popover } from '@renderer/components/Popover';
 import { formatAge } from '@renderer/format/age';
 import { formatInteger } from '@renderer/format/number';
 import { downloadOf, useDownloads } from '@renderer/stores/downloads';
-import { WINDOW_LABELS } from './statistic-fields';
+import { WINDOW_LABELS } from '@renderer/statistics/statistic-fields';
 
 /** Share of a download done, 0..1, or null when the total is not known yet. */
 function downloadShare(state: DownloadState): number | null {

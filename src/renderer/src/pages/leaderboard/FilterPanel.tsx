@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { useId } from 'react';
 import { CloseIcon } from '@renderer/components/icons';
 import { useLeaderboard } from '@renderer/stores/leaderboard';
-import { FILTER_FIELDS, filterField, toRanges, type FilterDraft } from './range-filters';
+import { FILTER_FIELDS, filterField, toRanges, type FilterDraft } from '@renderer/filters/range-filters';
 
 const GROUPS = [...new Set(FILTER_FIELDS.map((f) => f.group))];
 

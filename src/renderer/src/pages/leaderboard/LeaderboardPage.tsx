@@ -28,8 +28,8 @@ import { DownloadsMenu } from './DownloadsMenu';
 import { FilterPanel, newFilterId } from './FilterPanel';
 import { PresetsMenu } from './PresetsMenu';
 import { ProtocolPicker } from './ProtocolPicker';
-import { toRanges } from './range-filters';
-import { WINDOW_LABELS, windowMeaning } from './statistic-fields';
+import { toRanges } from '@renderer/filters/range-filters';
+import { WINDOW_LABELS, windowMeaning } from '@renderer/statistics/statistic-fields';
 import { WindowTabs } from './WindowTabs';
 
 const rowKey = (row: RankedRow): string => row.id;

@@ -4,8 +4,8 @@ import { CloseIcon } from '@renderer/components/icons';
 import { Popover } from '@renderer/components/Popover';
 import { useLeaderboard } from '@renderer/stores/leaderboard';
 import { toast } from '@renderer/stores/toasts';
-import { BUILT_IN_PRESETS, type FilterPreset } from './filter-presets';
-import { fieldLabel } from './range-filters';
+import { BUILT_IN_PRESETS, type FilterPreset } from '@renderer/filters/filter-presets';
+import { fieldLabel } from '@renderer/filters/range-filters';
 
 /** A preset's filters in words, for its tooltip: "Win rate ≥ 55 · Trades ≥ 20". */
 function summary(preset: FilterPreset): string {

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Window } from '@shared/api/common';
-import { WINDOW_LABELS, WINDOW_ORDER, windowMeaning } from './statistic-fields';
+import { WINDOW_LABELS, WINDOW_ORDER, windowMeaning } from '@renderer/statistics/statistic-fields';
 
 interface WindowTabsProps {
   value: Window;

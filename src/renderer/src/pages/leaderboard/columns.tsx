@@ -16,7 +16,7 @@ import {
   statField,
   type StatField,
   type StatKind,
-} from './statistic-fields';
+} from '@renderer/statistics/statistic-fields';
 
 const WIDTHS: Record<StatKind, number> = {
   usd: 104,

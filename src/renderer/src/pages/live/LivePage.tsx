@@ -32,7 +32,13 @@ import { useChannel } from '@renderer/ipc/use-channel';
 import { useLive } from '@renderer/stores/live';
 import { useNavigation } from '@renderer/stores/navigation';
 import { useReloadOn } from '@renderer/stores/revisions';
-import { isFiltered, liveRequest, minSizeProblem, pairsOf, type LiveSide } from './live-filters';
+import {
+  isFiltered,
+  liveRequest,
+  minSizeProblem,
+  pairsOf,
+  type LiveSide,
+} from '@renderer/filters/live-filters';
 
 /** The market moves every second; a few seconds keeps the feeds current without flooding the core. */
 const REFRESH_MS = 5_000;

@@ -14,7 +14,7 @@ import { currentLocale } from '@renderer/format/locale';
 import { formatCompact } from '@renderer/format/number';
 import { readChartColors, type ChartColors } from '@renderer/theme/chart-colors';
 import { usePalette } from '@renderer/theme/palette-store';
-import type { PnlPoint } from './pnl-series';
+import type { PnlPoint } from '@renderer/statistics/pnl-series';
 
 const priceFormatter = (v: number): string => `${v < 0 ? '−' : ''}$${formatCompact(Math.abs(v))}`;
 

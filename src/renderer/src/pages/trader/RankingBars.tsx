@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import type { Ranking } from '@shared/api/statistics';
 import { RANKING_KEYS } from '@shared/api/statistics';
 import { formatNumber } from '@renderer/format/number';
-import { averageScore, rankingFormula, statField } from '@renderer/pages/leaderboard/statistic-fields';
+import { averageScore, rankingFormula, statField } from '@renderer/statistics/statistic-fields';
 
 const tone = (v: number): string => (v >= 75 ? 'high' : v >= 40 ? 'mid' : 'low');
 

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { RankedPositionStatistic } from '@shared/api/statistics';
 import { signClass } from '@renderer/format/number';
-import { STAT_FIELDS, formatStat, type StatGroup } from '@renderer/pages/leaderboard/statistic-fields';
+import { STAT_FIELDS, formatStat, type StatGroup } from '@renderer/statistics/statistic-fields';
 
 const GROUPS: readonly { group: StatGroup; blurb: string }[] = [
   { group: 'Profit', blurb: 'Dollars made and lost' },

@@ -26,11 +26,11 @@ import {
   formatStat,
   statField,
   windowMeaning,
-} from '@renderer/pages/leaderboard/statistic-fields';
+} from '@renderer/statistics/statistic-fields';
 import { WindowTabs } from '@renderer/pages/leaderboard/WindowTabs';
 import { PnlChart } from './PnlChart';
 import { PriceChartPanel } from './PriceChartPanel';
-import { cumulativePnl, type PnlPoint } from './pnl-series';
+import { cumulativePnl, type PnlPoint } from '@renderer/statistics/pnl-series';
 import { OpenPositions, PositionsHistory } from './PositionsPanel';
 import { RankingBars } from './RankingBars';
 import { StatGrid } from './StatGrid';

@@ -2,7 +2,7 @@
 // `ranges` of a `leaderboard:page` request. Pure, so the parsing is unit-tested.
 import type { StatisticNumericField } from '@shared/api/statistics';
 import { RANKING_KEYS } from '@shared/api/statistics';
-import { STAT_FIELDS, statField, type StatKind } from './statistic-fields';
+import { STAT_FIELDS, statField, type StatKind } from '@renderer/statistics/statistic-fields';
 
 /** A filter row as the user typed it. `field` is a statistic or `ranking.<key>`. */
 export interface FilterDraft {
