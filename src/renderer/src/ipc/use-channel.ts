@@ -5,7 +5,7 @@ import type { Freshness } from '@shared/ipc/schemas/freshness';
 import { requestKey } from '@shared/ipc/request-key';
 import type { AppError } from '@shared/result';
 import { invoke } from './call';
-import { subscribe } from './events';
+import { subscribeFresh } from './fresh-answers';
 
 /** The read channels: those whose answer is `{data, freshness}`. */
 type DataOf<C extends Channel> =
@@ -58,12 +58,16 @@ export function useChannel<C extends ReadChannel>(
         setState((s) => ({ ...s, error: result.error, answered: asked }));
       }
     });
-    // The event may carry any channel's answer; only ours, for this exact request, is taken.
-    const off = subscribe('data:fresh', (event) => {
-      if (!live || event.channel !== channel || event.key !== key) return;
-      const answer = event.value as { data: DataOf<C>; freshness: Freshness };
-      setState({ data: answer.data, freshness: answer.freshness, error: null, answered: asked });
-    });
+    // Only the answer to this exact request is taken.
+    const off = subscribeFresh(
+      channel,
+      (fresh) => fresh === key,
+      ({ value }) => {
+        if (!live) return;
+        const answer = value as { data: DataOf<C>; freshness: Freshness };
+        setState({ data: answer.data, freshness: answer.freshness, error: null, answered: asked });
+      },
+    );
     return () => {
       live = false;
       off();

@@ -6,7 +6,7 @@ import type { LeaderboardPage, LeaderboardRow } from '@shared/ipc/schemas/leader
 import { requestKey } from '@shared/ipc/request-key';
 import type { AppError } from '@shared/result';
 import { invoke } from '@renderer/ipc/call';
-import { subscribe } from '@renderer/ipc/events';
+import { subscribeFresh } from '@renderer/ipc/fresh-answers';
 import { parsePresets, upsertPreset, type FilterPreset } from '@renderer/filters/filter-presets';
 import { toRanges, type FilterDraft, type RangeFilter } from '@renderer/filters/range-filters';
 import { WINDOW_ORDER } from '@renderer/statistics/statistic-fields';
@@ -173,20 +173,26 @@ export const useLeaderboard = create<LeaderboardStore>()((set, get) => {
   const listen = (): void => {
     if (listening) return;
     listening = true;
-    subscribe('data:fresh', (event) => {
-      if (event.channel !== 'leaderboard:page') return;
-      const offset = pageKeys.get(event.key);
-      if (offset === undefined) return;
-      const answer = event.value as LeaderboardPage;
-      const s = get();
-      // The page at `offset` held at most one page size of rows.
-      const oldLength = Math.min(offset === 0 ? FIRST_PAGE : NEXT_PAGE, Math.max(0, s.rows.length - offset));
-      set({
-        rows: place(s.rows, answer.data.rows, offset, oldLength),
-        total: answer.data.total,
-        ...(offset === 0 ? { freshness: answer.freshness, origin: answer.data.origin } : {}),
-      });
-    });
+    subscribeFresh(
+      'leaderboard:page',
+      (fresh) => pageKeys.has(fresh),
+      ({ key, value }) => {
+        const offset = pageKeys.get(key);
+        if (offset === undefined) return;
+        const answer = value as LeaderboardPage;
+        const s = get();
+        // The page at `offset` held at most one page size of rows.
+        const oldLength = Math.min(
+          offset === 0 ? FIRST_PAGE : NEXT_PAGE,
+          Math.max(0, s.rows.length - offset),
+        );
+        set({
+          rows: place(s.rows, answer.data.rows, offset, oldLength),
+          total: answer.data.total,
+          ...(offset === 0 ? { freshness: answer.freshness, origin: answer.data.origin } : {}),
+        });
+      },
+    );
   };
 
   const fetchPage = async (offset: number, limit: number): Promise<void> => {

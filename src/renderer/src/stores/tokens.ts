@@ -3,7 +3,7 @@ import type { TokensList } from '@shared/ipc/contract';
 import type { AppError } from '@shared/result';
 import { requestKey } from '@shared/ipc/request-key';
 import { call } from '@renderer/ipc/call';
-import { subscribe } from '@renderer/ipc/events';
+import { subscribeFresh } from '@renderer/ipc/fresh-answers';
 import { readWithLoading } from './store-actions';
 
 interface TokensStore {
@@ -29,12 +29,16 @@ export const useTokens = create<TokensStore>()((set, get) => {
   const listen = (): void => {
     if (listening) return;
     listening = true;
-    subscribe('data:fresh', (event) => {
-      if (event.channel !== 'tokens:list' || event.key !== requestKey('tokens:list', {})) return;
-      const value = event.value as { data?: unknown; freshness?: { fetchedAt?: unknown } } | null;
-      if (!Array.isArray(value?.data) || typeof value.freshness?.fetchedAt !== 'string') return;
-      set({ list: { groups: value.data as TokensList['groups'], fetchedAt: value.freshness.fetchedAt } });
-    });
+    const key = requestKey('tokens:list', {});
+    subscribeFresh(
+      'tokens:list',
+      (fresh) => fresh === key,
+      (answer) => {
+        const value = answer.value as { data?: unknown; freshness?: { fetchedAt?: unknown } } | null;
+        if (!Array.isArray(value?.data) || typeof value.freshness?.fetchedAt !== 'string') return;
+        set({ list: { groups: value.data as TokensList['groups'], fetchedAt: value.freshness.fetchedAt } });
+      },
+    );
   };
   return {
     list: null,
