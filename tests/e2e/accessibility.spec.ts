@@ -10,8 +10,8 @@ const RAIL = [
   'nav-live',
   'nav-tokens',
   'nav-copy',
-  'nav-wallets',
-  'nav-wallet',
+  'nav-funds',
+  'nav-login-key',
   'nav-settings',
 ] as const;
 

@@ -17,7 +17,7 @@ export async function openTerminal(page: Page, url: string): Promise<void> {
 /** Opens the terminal, creates a new login wallet and logs in with it, like a first-time user. */
 export async function loginWithNewWallet(page: Page, url: string): Promise<void> {
   await openTerminal(page, url);
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-create').click();
   await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
   await page.getByTestId('auth-login').click();
@@ -27,7 +27,7 @@ export async function loginWithNewWallet(page: Page, url: string): Promise<void>
 /** Opens the terminal, imports the demo key as the login wallet and logs in, like a user would. */
 export async function loginAsDemo(page: Page, url: string): Promise<void> {
   await openTerminal(page, url);
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-import-input').fill(DEMO_PRIVATE_KEY);
   await page.getByTestId('wallet-import-submit').click();
   await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);

@@ -31,7 +31,7 @@ test('Electron: create a wallet, log in, see tokens', async () => {
   // The desktop window's console must be as clean as the browser's (tests/e2e/fixtures.ts).
   const guard = watchConsole(app.context());
   const page = await app.firstWindow();
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-create').click();
   await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
   await page.getByTestId('auth-login').click();

@@ -61,7 +61,7 @@ test('every table exports a CSV with a byte-order mark, through the one export p
   // Button columns (Edit, Start/Stop) are not data.
   expect(trades[0]).not.toMatch(/,$/);
 
-  await page.getByTestId('nav-wallets').click();
+  await page.getByTestId('nav-funds').click();
   await expect(page.getByTestId('copy-wallets-table').getByTestId('table-row').first()).toBeVisible();
   expect(
     (await exportAndRead(page, page.getByTestId('copy-wallets-export'), 'copy-wallets')).length,

@@ -21,8 +21,8 @@ const PAGES = [
   'tokens',
   'backtest',
   'copy',
-  'wallets',
-  'wallet',
+  'funds',
+  'login-key',
   'settings',
 ];
 
@@ -50,7 +50,7 @@ test('every page opened during a slow first start waits for the service and load
     await page.screenshot({ path: 'test-artifacts/first-start-tokens-preparing.png' });
 
     // So does a login: a new wallet signs the service's login message while it prepares.
-    await page.getByTestId('nav-wallet').click();
+    await page.getByTestId('nav-login-key').click();
     await page.getByTestId('wallet-create').click();
     await expect(page.getByTestId('wallet-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
     await page.getByTestId('auth-login').click();

@@ -9,7 +9,7 @@ test('create a wallet, log in by signing on the device, see tokens of several pr
   await expect(page).not.toHaveURL(/token=/);
   await expect(page.getByTestId('service-state')).toContainText(/ready/i);
 
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-create').click();
   const address = page.getByTestId('wallet-address');
   await expect(address).toHaveText(/^0x[0-9a-fA-F]{40}$/);
@@ -29,7 +29,7 @@ test('create a wallet, log in by signing on the device, see tokens of several pr
 
 test('bad input is refused in words and changes nothing', async ({ page, terminal }) => {
   await page.goto(terminal.url);
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-import-input').fill('not a key');
   await page.getByTestId('wallet-import-submit').click();
   await expect(page.getByText(/hex digits/i).first()).toBeVisible();
@@ -39,7 +39,7 @@ test('bad input is refused in words and changes nothing', async ({ page, termina
 
 test('a second start reuses the data, the wallet and the login', async ({ page, terminal }) => {
   await page.goto(terminal.url);
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-create').click();
   await expect(page.getByTestId('wallet-address')).toHaveText(/^0x/);
   const first = await page.getByTestId('wallet-address').textContent();
@@ -51,7 +51,7 @@ test('a second start reuses the data, the wallet and the login', async ({ page, 
   const again = await startTerminal(terminal.dataDir, terminal.keychainService);
   try {
     await page.goto(again.url);
-    await page.getByTestId('nav-wallet').click();
+    await page.getByTestId('nav-login-key').click();
     await expect(page.getByTestId('wallet-address')).toHaveText(first!);
     // The token was kept in the keychain and the service's database kept the user and its secret.
     await expect(page.getByTestId('auth-session')).toContainText(first!.slice(0, 6));

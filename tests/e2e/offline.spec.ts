@@ -31,7 +31,7 @@ test('with the service gone, pages keep showing what was read and say it is offl
   await expect(trades).toHaveCount(3);
   await page.getByTestId('copy-tabs-positions').click();
   await expect(page.getByTestId('copy-positions-table').getByTestId('table-row')).toHaveCount(2);
-  await page.getByTestId('nav-wallets').click();
+  await page.getByTestId('nav-funds').click();
   await expect(page.getByTestId('embedded-wallet').getByTestId('wallet-balance')).toHaveText(/\$/);
   const balance = await page.getByTestId('embedded-wallet').getByTestId('wallet-balance').textContent();
   await page.getByTestId('nav-live').click();
@@ -70,7 +70,7 @@ test('with the service gone, pages keep showing what was read and say it is offl
   ).toBeVisible();
   await page.screenshot({ path: 'test-artifacts/offline-copy-trading.png', animations: 'disabled' });
 
-  await page.getByTestId('nav-wallets').click();
+  await page.getByTestId('nav-funds').click();
   await expect(page.getByTestId('embedded-wallet').getByTestId('wallet-balance')).toHaveText(balance!);
   await expect(page.getByTestId('wallets-freshness')).toHaveAttribute('data-tone', 'stale', {
     timeout: 20_000,

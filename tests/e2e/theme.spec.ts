@@ -11,8 +11,8 @@ const RAIL = [
   'nav-tokens',
   'nav-backtest',
   'nav-copy',
-  'nav-wallets',
-  'nav-wallet',
+  'nav-funds',
+  'nav-login-key',
   'nav-settings',
 ] as const;
 

@@ -10,11 +10,11 @@ test('withdraw from the embedded wallet: fees, confirmation, the record and the 
   terminal,
 }) => {
   await page.goto(terminal.url);
-  await page.getByTestId('nav-wallets').click();
+  await page.getByTestId('nav-funds').click();
   await expect(page.getByTestId('login-first')).toContainText('Log in to see your wallets');
 
   await loginAsDemo(page, terminal.url);
-  await page.getByTestId('nav-wallets').click();
+  await page.getByTestId('nav-funds').click();
   const card = page.getByTestId('embedded-wallet');
   await expect(card.getByTestId('wallet-balance')).toHaveText(/\$[\d,]+\.\d\d/);
   const before = usd(await card.getByTestId('wallet-balance').textContent());
@@ -67,7 +67,7 @@ test('withdraw from the embedded wallet: fees, confirmation, the record and the 
     animations: 'disabled',
   });
 
-  // The login wallet stays on its own page.
-  await page.getByTestId('wallets-login-wallet-link').click();
+  // The login key stays on its own page.
+  await page.getByTestId('funds-login-key-link').click();
   await expect(page.getByTestId('wallet-address')).toBeVisible();
 });

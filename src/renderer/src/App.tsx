@@ -9,10 +9,10 @@ import { pageEntry } from './pages/registry';
 import { TokensPage } from './pages/tokens/TokensPage';
 import { LeaderboardPage } from './pages/leaderboard/LeaderboardPage';
 import { CommandPalette } from './components/palette/CommandPalette';
-import { WalletPage } from './pages/wallet/WalletPage';
+import { LoginKeyPage } from './pages/login-key/LoginKeyPage';
 import { LivePage } from './pages/live/LivePage';
 import { CopyPage } from './pages/copy/CopyPage';
-import { WalletsPage } from './pages/wallets/WalletsPage';
+import { FundsPage } from './pages/funds/FundsPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 // Static: a second lazy page would share the contract's schemas with the first, and the bundler
 // would move them into a chunk evaluated before zod-config.ts (docs/ui.md, Backtest). Its charts
@@ -25,8 +25,8 @@ const TraderPage = lazy(() => import('./pages/trader/TraderPage').then((m) => ({
 
 function CurrentPage({ page }: { page: PageId }): ReactElement {
   switch (page) {
-    case 'wallet':
-      return <WalletPage />;
+    case 'login-key':
+      return <LoginKeyPage />;
     case 'tokens':
       return <TokensPage />;
     case 'leaderboard':
@@ -43,8 +43,8 @@ function CurrentPage({ page }: { page: PageId }): ReactElement {
       return <LivePage />;
     case 'copy':
       return <CopyPage />;
-    case 'wallets':
-      return <WalletsPage />;
+    case 'funds':
+      return <FundsPage />;
     case 'settings':
       return <SettingsPage />;
     default:

@@ -43,9 +43,9 @@ describe('the shortcut map', () => {
     expect(press(['/'])).toEqual([{ kind: 'filter' }]);
     expect(press(['g', 'l'])).toEqual([{ kind: 'go', page: 'leaderboard' }]);
     expect(press(['G', 'S'])).toEqual([{ kind: 'go', page: 'settings' }]);
-    expect(press(['g', 'w', 'g', 'a'])).toEqual([
-      { kind: 'go', page: 'wallets' },
-      { kind: 'go', page: 'wallet' },
+    expect(press(['g', 'f', 'g', 'a'])).toEqual([
+      { kind: 'go', page: 'funds' },
+      { kind: 'go', page: 'login-key' },
     ]);
   });
 

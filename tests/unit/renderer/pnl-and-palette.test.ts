@@ -92,6 +92,15 @@ describe('trader routes', () => {
     expect(traderFromHash('#/trader')).toBeNull();
     expect(traderFromHash('#/trader/nova/0x12')).toBeNull();
   });
+
+  it('opens Funds and Login key under their own and their former addresses', () => {
+    expect(pageFromHash('#/funds')).toBe('funds');
+    expect(pageFromHash('#/login-key')).toBe('login-key');
+    // Saved or bookmarked before the rename (docs/ui.md, "Funds and Login key").
+    expect(pageFromHash('#/wallets')).toBe('funds');
+    expect(pageFromHash('#/wallet')).toBe('login-key');
+    expect(pageFromHash('#/nowhere')).toBeNull();
+  });
 });
 
 describe('freshness', () => {

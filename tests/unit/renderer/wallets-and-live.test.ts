@@ -7,13 +7,13 @@ import {
   maxWithdrawable,
   previewProblem,
   withdrawalKeyFor,
-} from '@renderer/pages/wallets/withdraw-form';
+} from '@renderer/pages/funds/withdraw-form';
 import {
   embeddedAddressOf,
   marginInUse,
   numberField,
   type WalletRecord,
-} from '@renderer/pages/wallets/wallet-view';
+} from '@renderer/pages/funds/wallet-view';
 import {
   EMPTY_LIVE_FILTERS,
   isFiltered,

@@ -41,20 +41,20 @@ export function LoginFirst({ what, why, testId = 'login-first' }: LoginFirstProp
             <button
               type="button"
               className="button button-primary"
-              onClick={() => go('wallet')}
+              onClick={() => go('login-key')}
               data-testid={`${testId}-wallet`}
             >
-              Set up a login wallet
+              Set up a login key
             </button>
           )
         }
       >
         <p>
           {why ??
-            'It belongs to your account on the service. Logging in signs a message with your wallet — no transaction, no fee.'}
+            'It belongs to your account on the service. Logging in signs a message with your login key — no transaction, no fee.'}
         </p>
         {hasWallet ? null : (
-          <p>Logging in needs a login wallet: create one or import a key on the Wallet page.</p>
+          <p>Logging in needs a login key: create one or import one on the Login key page.</p>
         )}
       </EmptyState>
     </div>

@@ -124,12 +124,12 @@ function SessionControl(): ReactElement {
   }
 
   const onLogin = (): void => {
-    // Only send the trader to the Wallet page when it is known that there is no wallet.
+    // Only send the trader to the Login key page when it is known that there is no login key.
     if (walletKnown && !hasWallet) {
-      go('wallet');
+      go('login-key');
       toast({
         tone: 'info',
-        title: 'No login wallet yet',
+        title: 'No login key yet',
         message: 'Create a wallet or import a private key, then log in.',
       });
       return;

@@ -17,7 +17,7 @@ export interface Shortcut {
 
 /**
  * The second key of each go-to shortcut (G, then this key). The first letter of the page's name
- * where it is free; Live takes V (L is the leaderboard), Tokens K, the login Wallet A (account).
+ * where it is free; Live takes V (L is the leaderboard), Tokens K, the Login key A (account).
  */
 export const GO_KEYS = {
   leaderboard: 'l',
@@ -26,8 +26,8 @@ export const GO_KEYS = {
   tokens: 'k',
   backtest: 'b',
   copy: 'c',
-  wallets: 'w',
-  wallet: 'a',
+  funds: 'f',
+  'login-key': 'a',
   settings: 's',
 } as const satisfies Record<PageId, string>;
 

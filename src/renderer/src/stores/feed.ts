@@ -110,7 +110,7 @@ export const useFeed = create<FeedStore>()((set, get) => {
 });
 
 /**
- * The service takes tracking requests from a logged-in user: log in first with the wallet there
+ * The service takes tracking requests from a logged-in user: log in first with the login key there
  * is (signing a message; no transaction), or say how to get one.
  */
 async function loggedIn(): Promise<boolean> {
@@ -121,7 +121,7 @@ async function loggedIn(): Promise<boolean> {
       tone: 'info',
       title: 'Log in to track traders',
       message:
-        'The service takes tracking requests from a logged-in user: create or import a wallet on the Wallet page, then log in.',
+        'The service takes tracking requests from a logged-in user: create or import a login key on the Login key page, then log in.',
     });
     return false;
   }

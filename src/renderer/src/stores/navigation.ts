@@ -8,8 +8,8 @@ export const pageIds = [
   'tokens',
   'backtest',
   'copy',
-  'wallets',
-  'wallet',
+  'funds',
+  'login-key',
   'settings',
 ] as const;
 export type PageId = (typeof pageIds)[number];
@@ -19,10 +19,18 @@ export const DEFAULT_PAGE: PageId = 'leaderboard';
 
 const isPageId = (value: string): value is PageId => (pageIds as readonly string[]).includes(value);
 
+/**
+ * The pages' former names (docs/ui.md, "Funds and Login key"): an address saved or bookmarked
+ * under them still opens the page.
+ */
+const FORMER_PAGE_IDS: Readonly<Record<string, PageId>> = { wallets: 'funds', wallet: 'login-key' };
+
 /** `#/tokens` → `tokens`; anything else → null. The hash keeps the page across a reload. */
 export function pageFromHash(hash: string): PageId | null {
   const match = /^#\/([a-z-]+)/.exec(hash);
-  return match?.[1] && isPageId(match[1]) ? match[1] : null;
+  const id = match?.[1];
+  if (!id) return null;
+  return isPageId(id) ? id : (FORMER_PAGE_IDS[id] ?? null);
 }
 
 /** The href of a page, for links in the rail. */

@@ -21,7 +21,7 @@ interface WalletStore {
   remove(address: string): Promise<boolean>;
 }
 
-/** The login wallet: whether there is one and its address (never the key). */
+/** The login key (the service calls it the login wallet): whether there is one and its address, never the key itself. */
 export const useWallet = create<WalletStore>()((set, get) => {
   const oneAtATime = oneActionAtATime(get, set);
   const run = (
@@ -50,7 +50,7 @@ export const useWallet = create<WalletStore>()((set, get) => {
         () =>
           toast({
             tone: 'success',
-            title: 'Wallet created',
+            title: 'Login key created',
             message: 'Its private key is in the keychain. Log in to start a session.',
           }),
       ),
@@ -68,7 +68,7 @@ export const useWallet = create<WalletStore>()((set, get) => {
         () => {
           toast({
             tone: 'info',
-            title: 'Wallet deleted',
+            title: 'Login key deleted',
             message: 'Its private key was removed from the keychain.',
           });
           // The session belonged to that wallet; read what the core made of it.

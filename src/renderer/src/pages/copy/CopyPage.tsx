@@ -11,7 +11,7 @@ import { useCopyPrefill } from '@renderer/stores/copy-prefill';
 import { useCopyView, type CopyTab } from '@renderer/stores/copy-view';
 import { useReloadOn } from '@renderer/stores/revisions';
 import { selectSession, selectSessionKnown, useSession } from '@renderer/stores/session';
-import type { WalletRecord } from '@renderer/pages/wallets/wallet-view';
+import type { WalletRecord } from '@renderer/pages/funds/wallet-view';
 import { ActivityLogPanel } from './ActivityLogPanel';
 import { CopyPositionsPanel } from './CopyPositionsPanel';
 import { CopyTradeForm } from './CopyTradeForm';

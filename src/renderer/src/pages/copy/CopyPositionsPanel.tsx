@@ -19,7 +19,7 @@ import { useChannel } from '@renderer/ipc/use-channel';
 import { useCopyTrading } from '@renderer/stores/copy-trading';
 import { useCopyView, type PositionsStatus, type SideFilter } from '@renderer/stores/copy-view';
 import { useReloadOn } from '@renderer/stores/revisions';
-import type { WalletRecord } from '@renderer/pages/wallets/wallet-view';
+import type { WalletRecord } from '@renderer/pages/funds/wallet-view';
 import { ClosePositionDialog, type PositionAction } from './ClosePositionDialog';
 import { CLOSE_TYPE_LABELS } from './copy-labels';
 import { CopyTradeSelect } from './CopyTradeSelect';

@@ -6,7 +6,7 @@ import { WarningIcon } from '@renderer/components/icons';
 import { shortAddress } from '@renderer/format/address';
 import { useCopyTrading } from '@renderer/stores/copy-trading';
 import type { CopyForm } from '@renderer/stores/copy-view';
-import type { WalletRecord } from '@renderer/pages/wallets/wallet-view';
+import type { WalletRecord } from '@renderer/pages/funds/wallet-view';
 import { useBacktestPrefill } from '@renderer/pages/backtest/backtest-prefill';
 import { useNavigation } from '@renderer/stores/navigation';
 import {

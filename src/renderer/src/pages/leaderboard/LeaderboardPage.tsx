@@ -183,7 +183,7 @@ export function LeaderboardPage(): ReactElement {
     body = (
       <LoginFirst
         what="the leaderboard"
-        why="The service shares trader statistics with signed-in users. Logging in signs a message with your wallet — no transaction, no fee."
+        why="The service shares trader statistics with signed-in users. Logging in signs a message with your login key — no transaction, no fee."
         testId="leaderboard-login"
       />
     );

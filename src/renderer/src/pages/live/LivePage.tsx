@@ -101,7 +101,7 @@ export function LivePage(): ReactElement {
       {needsLogin ? (
         <LoginFirst
           what="the live market"
-          why="The service serves its live positions and orders to logged-in users (or to a profile with an API key). Logging in signs a message with your wallet — no transaction, no fee."
+          why="The service serves its live positions and orders to logged-in users (or to a profile with an API key). Logging in signs a message with your login key — no transaction, no fee."
           testId="live-login"
         />
       ) : (

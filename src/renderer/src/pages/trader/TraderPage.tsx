@@ -192,7 +192,7 @@ function TraderView({ trader }: { trader: TraderRef }): ReactElement {
     body = (
       <LoginFirst
         what="this trader"
-        why="The service shares trader statistics and positions with signed-in users. Logging in signs a message with your wallet — no transaction, no fee."
+        why="The service shares trader statistics and positions with signed-in users. Logging in signs a message with your login key — no transaction, no fee."
         testId="trader-login"
       />
     );

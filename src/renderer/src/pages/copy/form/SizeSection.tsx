@@ -3,7 +3,7 @@ import type { CopyTradeSide } from '@shared/api/copy-trades';
 import { Field } from '@renderer/components/Field';
 import { Segmented, Toggle } from '@renderer/components/Toggle';
 import { formatUsd } from '@renderer/format/number';
-import type { WalletRecord } from '@renderer/pages/wallets/wallet-view';
+import type { WalletRecord } from '@renderer/pages/funds/wallet-view';
 import { SIDE_LABELS } from '../copy-labels';
 import { numberInput, Section, type CopyFormBinding } from './form-binding';
 

@@ -18,7 +18,7 @@ import { WithdrawPanel } from './WithdrawPanel';
 const EMPTY_REQUEST = {};
 
 /** Copy wallets and the embedded wallet: balances, PnL, withdrawals. */
-export function WalletsPage(): ReactElement {
+export function FundsPage(): ReactElement {
   const session = useSession(selectSession);
   const known = useSession(selectSessionKnown);
   const go = useNavigation((s) => s.go);
@@ -37,18 +37,18 @@ export function WalletsPage(): ReactElement {
   const header = (
     <header className="page-header page-header-row">
       <div>
-        <h1 id="page-title">Wallets</h1>
+        <h1 id="page-title">Funds</h1>
         <p className="page-lede">The wallets that fund your copy trades, their balances and withdrawals.</p>
       </div>
       <div className="page-header-end">
         <button
           type="button"
           className="button button-small"
-          onClick={() => go('wallet')}
-          data-testid="wallets-login-wallet-link"
+          onClick={() => go('login-key')}
+          data-testid="funds-login-key-link"
         >
           <KeyIcon />
-          Login wallet
+          Login key
         </button>
       </div>
     </header>
@@ -122,8 +122,8 @@ export function WalletsPage(): ReactElement {
       {body}
       {wallets.data ? <WithdrawalsPanel withdrawals={withdrawals} /> : null}
       <p className="panel-footnote">
-        Your login wallet — the address that signs you in, its key, and logging out — is on the{' '}
-        <a href="#/wallet">Wallet page</a>.
+        Your login key — the address that signs you in, and logging out — is on the{' '}
+        <a href="#/login-key">Login key page</a>.
       </p>
     </section>
   );

@@ -13,7 +13,7 @@ import {
 } from '@renderer/stores/session';
 import { selectHasWallet, selectWalletKnown, useWallet } from '@renderer/stores/wallet';
 
-/** The session with the service: log in with the wallet, see who you are, log out. */
+/** The session with the service: log in with the login key, see who you are, log out. */
 export function SessionPanel(): ReactElement {
   const known = useSession(selectSessionKnown);
   const session = useSession(selectSession);
@@ -91,8 +91,8 @@ export function SessionPanel(): ReactElement {
       <>
         <p className="panel-text">
           {hasWallet
-            ? 'Not logged in. Logging in signs a one-time message with the wallet — no transaction, no fee — and opens a session with the service.'
-            : 'Not logged in. Logging in needs a login wallet: create one or import a private key first.'}
+            ? 'Not logged in. Logging in signs a one-time message with the login key — no transaction, no fee — and opens a session with the service.'
+            : 'Not logged in. Logging in needs a login key: create one or import a private key first.'}
         </p>
         <div className="panel-actions">
           <button

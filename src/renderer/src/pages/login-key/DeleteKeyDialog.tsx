@@ -4,7 +4,7 @@ import { sameAddress } from '@renderer/format/address';
 import { useModalDialog } from '@renderer/hooks/use-modal-dialog';
 import { selectWalletPending, useWallet } from '@renderer/stores/wallet';
 
-interface DeleteWalletDialogProps {
+interface DeleteKeyDialogProps {
   address: string;
   onClose(): void;
 }
@@ -13,7 +13,7 @@ interface DeleteWalletDialogProps {
  * Asks for the address to be typed back before deleting the wallet: the key leaves the keychain
  * and nothing can bring it back. Mounted only while open, so the typed text starts empty.
  */
-export function DeleteWalletDialog({ address, onClose }: DeleteWalletDialogProps): ReactElement {
+export function DeleteKeyDialog({ address, onClose }: DeleteKeyDialogProps): ReactElement {
   const dialog = useModalDialog();
   const [typed, setTyped] = useState('');
   const pending = useWallet(selectWalletPending);
@@ -41,11 +41,11 @@ export function DeleteWalletDialog({ address, onClose }: DeleteWalletDialogProps
     >
       <form onSubmit={(e) => void onSubmit(e)}>
         <h2 id={titleId} className="dialog-title">
-          Delete the login wallet?
+          Delete the login key?
         </h2>
         <p>
           Its private key is removed from the keychain for good. Unless you hold a copy of the key elsewhere,
-          the wallet and anything it holds can no longer be reached.
+          its address and anything it holds can no longer be reached.
         </p>
         <p className="dialog-address mono">{address}</p>
         <label htmlFor={inputId} className="field-label">
@@ -71,7 +71,7 @@ export function DeleteWalletDialog({ address, onClose }: DeleteWalletDialogProps
             disabled={!matches || pending !== null}
             data-testid="wallet-delete-confirm"
           >
-            {pending === 'delete' ? 'Deleting…' : 'Delete wallet'}
+            {pending === 'delete' ? 'Deleting…' : 'Delete key'}
           </button>
         </div>
       </form>

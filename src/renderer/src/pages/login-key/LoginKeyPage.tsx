@@ -6,7 +6,7 @@ import { KeyIcon } from '@renderer/components/icons';
 import { SkeletonLines } from '@renderer/components/Skeleton';
 import { selectEphemeralKeychain, useService } from '@renderer/stores/service';
 import { selectWalletAddress, selectWalletPending, useWallet } from '@renderer/stores/wallet';
-import { DeleteWalletDialog } from './DeleteWalletDialog';
+import { DeleteKeyDialog } from './DeleteKeyDialog';
 import { ImportKeyForm } from './ImportKeyForm';
 import { SessionPanel } from './SessionPanel';
 
@@ -15,14 +15,15 @@ function NoWallet(): ReactElement {
   const create = useWallet((s) => s.create);
   return (
     <div className="no-wallet">
-      <EmptyState title="No login wallet yet" icon={<KeyIcon />}>
+      <EmptyState title="No login key yet" icon={<KeyIcon />}>
         <p>
-          Create a new wallet, or import the private key of one you already use, to log in to the service.
+          Create a new login key, or import the private key of a wallet you already use, to log in to the
+          service.
         </p>
       </EmptyState>
       <div className="wallet-choices">
         <div className="wallet-choice">
-          <h3>New wallet</h3>
+          <h3>New key</h3>
           <p className="panel-text">A fresh key is generated and stored in the keychain.</p>
           <button
             type="button"
@@ -31,7 +32,7 @@ function NoWallet(): ReactElement {
             disabled={pending !== null}
             data-testid="wallet-create"
           >
-            {pending === 'create' ? 'Creating…' : 'Create wallet'}
+            {pending === 'create' ? 'Creating…' : 'Create key'}
           </button>
         </div>
         <div className="wallet-choice">
@@ -75,16 +76,16 @@ function WalletDetails({ address }: { address: string }): ReactElement {
           disabled={pending !== null}
           data-testid="wallet-delete"
         >
-          Delete wallet…
+          Delete key…
         </button>
       </div>
-      {confirming ? <DeleteWalletDialog address={address} onClose={() => setConfirming(false)} /> : null}
+      {confirming ? <DeleteKeyDialog address={address} onClose={() => setConfirming(false)} /> : null}
     </>
   );
 }
 
-/** The login wallet page: create, import or delete the wallet, and log in with it. */
-export function WalletPage(): ReactElement {
+/** The Login key page: create, import or delete the key that signs the login, and log in with it. */
+export function LoginKeyPage(): ReactElement {
   const status = useWallet((s) => s.status);
   const error = useWallet((s) => s.error);
   const loading = useWallet((s) => s.loading);
@@ -95,7 +96,7 @@ export function WalletPage(): ReactElement {
   if (!status && error) {
     body = (
       <ReadFailed
-        title="The wallet could not be read"
+        title="The login key could not be read"
         message={error.message}
         retrying={loading}
         onRetry={() => void refresh()}
@@ -112,12 +113,13 @@ export function WalletPage(): ReactElement {
   return (
     <section className="page" aria-labelledby="page-title">
       <header className="page-header">
-        <h1 id="page-title">Login wallet</h1>
+        <h1 id="page-title">Login key</h1>
         <p className="page-lede">
-          The wallet that signs your login to the service. Its private key stays in the keychain; this window
-          only sees the address. The wallets that fund your copy trades, and withdrawals, are on the{' '}
-          <a href="#/wallets" data-testid="wallet-wallets-link">
-            Wallets page
+          The key that signs your login to the service. It stays in the keychain; this window only sees its
+          address. It holds no funds for the terminal: the wallets that fund your copy trades, and
+          withdrawals, are on the{' '}
+          <a href="#/funds" data-testid="login-key-funds-link">
+            Funds page
           </a>
           .
         </p>
@@ -125,7 +127,7 @@ export function WalletPage(): ReactElement {
       <div className="wallet-layout">
         <section className="panel" aria-labelledby="wallet-title" aria-busy={!status && !error}>
           <header className="panel-header">
-            <h2 id="wallet-title">Wallet</h2>
+            <h2 id="wallet-title">Key</h2>
           </header>
           <div className="panel-body">{body}</div>
         </section>
