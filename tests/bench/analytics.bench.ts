@@ -1,11 +1,11 @@
 // npm run bench:analytics — the statistics engine against DuckDB, at 1M and 10M positions, and
 // the incremental update. Prints what it measured; the last line is one JSON object (issue #4).
 import { execFileSync } from 'node:child_process';
-import type { MarkPriceOf } from '../../src/service/analytics/position-facts';
-import { computeAllFromColumns, positionsOfRun, runEnd } from '../../src/service/statistics/engine';
-import { IncrementalStatistics } from '../../src/service/statistics/incremental';
-import type { PositionColumns } from '../../src/service/statistics/position-columns';
-import type { RecordToStore } from '../../src/service/statistics/writer';
+import type { MarkPriceOf } from '../../src/service/statistics/formulas/position-facts';
+import { computeAllFromColumns, positionsOfRun, runEnd } from '../../src/service/statistics/compute/engine';
+import { IncrementalStatistics } from '../../src/service/statistics/compute/incremental';
+import type { PositionColumns } from '../../src/service/statistics/compute/position-columns';
+import type { RecordToStore } from '../../src/service/statistics/store/writer';
 import { compareRecords, duckdbStatistics, recordKey, type StatisticRecords } from './duckdb-statistics';
 import { generatePositions } from './position-columns';
 import { SeededRandom } from '../../src/service/fixture/random';

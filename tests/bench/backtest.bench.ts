@@ -14,7 +14,7 @@ import { filterMask, simulate, type RunDetail } from '../../src/service/backtest
 import { filtersOf, runSettingsOf, sweptOf } from '../../src/service/backtest/settings';
 import { configurationsOf, sweepJobs, type PreparedTrader } from '../../src/service/backtest/sweep-runs';
 import { SweepPool } from '../../src/service/backtest/sweep-pool';
-import type { SourceOrder } from '../../src/service/copy/types';
+import type { SourceOrder } from '../../src/service/copy-engine/types';
 import { backtestRequestSchema, sweepRequestSchema } from '../../src/shared/api/backtest';
 
 const DAY_MS = 86_400_000;

@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
-import { STATISTIC_NUMERIC_COLUMNS, statisticInsertSql } from '../../src/service/statistics/writer';
-import { storeGenerationJson } from '../../src/service/statistics/stored-json';
+import { STATISTIC_NUMERIC_COLUMNS, statisticInsertSql } from '../../src/service/statistics/store/writer';
+import { storeGenerationJson } from '../../src/service/statistics/store/stored-json';
 
 /**
  * What the synthetic statistic worlds of the benchmarks share (core-world for bench:core,

@@ -1,7 +1,7 @@
 import type { Window } from '../../src/shared/api/common';
 import { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
-import { statisticId } from '../../src/service/statistics/writer';
+import { statisticId } from '../../src/service/statistics/store/writer';
 import { markGenerationOne, plausibleRanks, plausibleValues, prepareStatisticInsert } from './bench-world';
 
 /**

@@ -1,7 +1,7 @@
 // A DuckDB reference implementation of the trader statistics (docs/semantics.md, Windows,
 // Statistic record, Ranking), for the benchmark that compares our TypeScript engine with SQL.
 //
-// It makes the same choices as src/service/analytics/{windows,statistics,rankings}.ts:
+// It makes the same choices as src/service/statistics/formulas/{windows,statistics,rankings}.ts:
 // - D7..D60 hold the closed positions with close time in [T0 − n days, T0), T0 = 00:00 UTC of now;
 //   FULL holds every closed position, including those closed today.
 // - A record exists only when its window has a closed position; min/max of nothing are null and
@@ -36,16 +36,16 @@
 // It covers the record of the spec and the spec's 13 ranking keys. The statistics added for real
 // clients (long/short split, streaks, Sharpe and Sortino, and their rankings) are not in it: the
 // comparison checks the fields the reference computes, and unit tests check the others
-// (tests/unit/service/analytics/added-statistics.test.ts).
+// (tests/unit/service/statistics/formulas/added-statistics.test.ts).
 import duckdb from '@duckdb/node-bindings';
 import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, UINTEGER, USMALLINT } from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
-import { computeTraderStatistics } from '../../src/service/analytics/statistics';
-import type { StatisticValues } from '../../src/service/analytics/statistics';
-import { RANKING_DIRECTION, rankPopulation } from '../../src/service/analytics/rankings';
-import type { MarkPriceOf, PositionFacts } from '../../src/service/analytics/position-facts';
-import { DAY_MS, WINDOW_DAYS, dayStartMs } from '../../src/service/analytics/windows';
-import type { Window } from '../../src/service/analytics/windows';
+import { computeTraderStatistics } from '../../src/service/statistics/formulas/statistics';
+import type { StatisticValues } from '../../src/service/statistics/formulas/statistics';
+import { RANKING_DIRECTION, rankPopulation } from '../../src/service/statistics/formulas/rankings';
+import type { MarkPriceOf, PositionFacts } from '../../src/service/statistics/formulas/position-facts';
+import { DAY_MS, WINDOW_DAYS, dayStartMs } from '../../src/service/statistics/formulas/windows';
+import type { Window } from '../../src/service/statistics/formulas/windows';
 import { SPEC_RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { Ranking } from '../../src/shared/api/statistics';
 import type { PositionColumns } from './position-columns';

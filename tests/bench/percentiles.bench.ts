@@ -5,7 +5,7 @@
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import { percentiles, RADIX_FROM } from '../../src/shared/ranking/percentiles';
 import { RadixScratch } from '../../src/shared/statistics-index/radix-sort';
-import { rankPopulation, type RankingInput } from '../../src/service/analytics/rankings';
+import { rankPopulation, type RankingInput } from '../../src/service/statistics/formulas/rankings';
 import { SeededRandom } from '../../src/service/fixture/random';
 
 const SIZES = [100, 1_000, RADIX_FROM - 1, RADIX_FROM, 10_000, 100_000, 300_000];

@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import { SeededRandom } from '../../src/service/fixture/random';
-import { allocateColumns, type PositionColumns } from '../../src/service/statistics/position-columns';
+import { allocateColumns, type PositionColumns } from '../../src/service/statistics/compute/position-columns';
 
 export type { PositionColumns };
 

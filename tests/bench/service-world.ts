@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { knownProtocols } from '../../src/service/market/catalogue';
 import { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
-import { statisticId } from '../../src/service/statistics/writer';
+import { statisticId } from '../../src/service/statistics/store/writer';
 import { markGenerationOne, plausibleRanks, plausibleValues, prepareStatisticInsert } from './bench-world';
 
 const WINDOWS = ['FULL', 'D60', 'D30', 'D15', 'D7'] as const;

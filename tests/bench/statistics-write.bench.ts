@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemoWorld } from '../../src/service/market/simulator';
-import { recomputeAll } from '../../src/service/statistics/recompute';
+import { recomputeAll } from '../../src/service/statistics/compute/recompute';
 import { openServiceDatabase } from '../../src/service/store/database';
 
 const ROUNDS = 3;

@@ -8,7 +8,7 @@ import { Backtests } from '../../src/service/backtest/backtests';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { writeMeta } from '../../src/service/store/meta';
-import { DEMO_SEED } from '../../src/service/world';
+import { DEMO_SEED } from '../../src/service/preparation/demo-world';
 import { backtestRequestSchema } from '../../src/shared/api/backtest';
 
 const NOW = Date.UTC(2026, 2, 2, 12);

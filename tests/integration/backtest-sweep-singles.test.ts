@@ -8,7 +8,7 @@ import { filtersOf, runSettingsOf } from '../../src/service/backtest/settings';
 import { traderOf } from '../../src/service/backtest/stored-orders';
 import { summaryOf } from '../../src/service/backtest/summary';
 import { configurationsOf, scoreOf, sweepJobs } from '../../src/service/backtest/sweep-runs';
-import type { SourceOrder } from '../../src/service/copy/types';
+import type { SourceOrder } from '../../src/service/copy-engine/types';
 import { sweepRequestSchema, type SweepRequest } from '../../src/shared/api/backtest';
 
 const MINUTE = 60_000;

@@ -13,7 +13,7 @@ import {
 import { filterMask } from '../../src/service/backtest/simulate';
 import { filtersOf } from '../../src/service/backtest/settings';
 import { traderOf } from '../../src/service/backtest/stored-orders';
-import type { SourceOrder } from '../../src/service/copy/types';
+import type { SourceOrder } from '../../src/service/copy-engine/types';
 import { sweepRequestSchema } from '../../src/shared/api/backtest';
 
 const pool = new SweepPool();

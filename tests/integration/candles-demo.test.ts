@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { buildPricePaths } from '../../src/service/market/simulator/prices';
 import { openServiceDatabase } from '../../src/service/store/database';
-import { DEMO_SEED } from '../../src/service/world';
+import { DEMO_SEED } from '../../src/service/preparation/demo-world';
 import type { CandlesResponse } from '../../src/shared/api/candles';
 import { startTestService, type RunningService } from '../support/service';
 import { apiKeyOf, call } from '../support/copy-session';

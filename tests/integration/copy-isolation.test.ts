@@ -6,8 +6,8 @@ import type { ActivityLog } from '../../src/shared/api/activity-logs';
 import type { Paged } from '../../src/shared/api/common';
 import type { CopyTrade } from '../../src/shared/api/copy-trades';
 import { DEFAULT_VENUE } from '../../src/shared/profile';
-import { CopyEngine } from '../../src/service/copy/engine';
-import type { SourceOrder } from '../../src/service/copy/types';
+import { CopyEngine } from '../../src/service/copy-engine/engine';
+import type { SourceOrder } from '../../src/service/copy-engine/types';
 import { indexTokenAddress } from '../../src/service/market/catalogue';
 import {
   call,

@@ -143,7 +143,7 @@ describe('restart safety', () => {
 
 describe('catching up after a crash of the live market', () => {
   it('copies, once, the orders committed after the last copied one', async () => {
-    const { catchUpSourceOrders } = await import('../../src/service/copy-feed');
+    const { catchUpSourceOrders } = await import('../../src/service/copy-engine/market-orders');
     const { positionWriters } = await import('../../src/service/store/positions');
     const svc = await startTestService({ adminKey: ADMIN });
     try {
@@ -180,7 +180,7 @@ describe('catching up after a crash of the live market', () => {
       );
       expect(db.prepare("SELECT COUNT(*) FROM copy_positions WHERE status = 'OPEN'").pluck().get()).toBe(1);
 
-      const { CopyEngine } = await import('../../src/service/copy/engine');
+      const { CopyEngine } = await import('../../src/service/copy-engine/engine');
       const engine = new CopyEngine(db, svc.service.config);
       expect(catchUpSourceOrders(db, engine).length).toBeGreaterThan(0);
       expect(db.prepare('SELECT close_type FROM copy_positions').pluck().all()).toEqual(['COPY_TRADE']);

@@ -11,7 +11,7 @@ import { Backtests } from '../../src/service/backtest/backtests';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import type { LiveMinute } from '../../src/service/market/simulator/live-marks';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
-import { DEMO_SEED } from '../../src/service/world';
+import { DEMO_SEED } from '../../src/service/preparation/demo-world';
 import { backtestRequestSchema, type BacktestResult } from '../../src/shared/api/backtest';
 import type { CandlesResponse } from '../../src/shared/api/candles';
 import { expectAll } from '../support/expect-all';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
-import { computeAllFromColumns } from '../../src/service/statistics/engine';
-import { markPrices } from '../../src/service/statistics/facts';
-import { LiveStatistics } from '../../src/service/statistics/live-statistics';
-import { loadPositionColumns } from '../../src/service/statistics/load-columns';
-import type { RecordToStore } from '../../src/service/statistics/writer';
+import { computeAllFromColumns } from '../../src/service/statistics/compute/engine';
+import { markPrices } from '../../src/service/statistics/compute/facts';
+import { LiveStatistics } from '../../src/service/statistics/compute/live-statistics';
+import { loadPositionColumns } from '../../src/service/statistics/index/load-columns';
+import type { RecordToStore } from '../../src/service/statistics/store/writer';
 import { startTestService, type RunningService } from '../support/service';
 
 let svc: RunningService;

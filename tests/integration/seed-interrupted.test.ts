@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { seedingInterrupted } from '../../src/service/market/simulator/seed-demo';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
-import { currentGeneration } from '../../src/service/store/statistics';
+import { currentGeneration } from '../../src/service/statistics/store/statistic-rows';
 
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-seed-cut-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loginMessage } from '../../src/shared/api/auth';
-import { signAccessToken, TOKEN_LIFETIME_S } from '../../src/service/auth/tokens';
-import type { ResponseCache } from '../../src/service/statistics/response-cache';
+import { signAccessToken, TOKEN_LIFETIME_S } from '../../src/service/auth/access-tokens';
+import type { ResponseCache } from '../../src/service/statistics/queries/response-cache';
 import { postJson, startTestService, type RunningService } from '../support/service';
 import { apiKeyFor, loginAs } from '../support/credentials';
 import { loginCopyUser } from '../support/copy-session';

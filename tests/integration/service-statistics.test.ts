@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
-import { computeStatistic } from '../../src/service/analytics/statistics';
-import { traderFacts, markPrices } from '../../src/service/statistics/facts';
-import { recomputeAll } from '../../src/service/statistics/recompute';
-import { rankingOf, statisticToWire, type StatisticRow } from '../../src/service/store/statistics';
+import { computeStatistic } from '../../src/service/statistics/formulas/statistics';
+import { traderFacts, markPrices } from '../../src/service/statistics/compute/facts';
+import { recomputeAll } from '../../src/service/statistics/compute/recompute';
+import {
+  rankingOf,
+  statisticToWire,
+  type StatisticRow,
+} from '../../src/service/statistics/store/statistic-rows';
 import { postJson, startTestService, type RunningService } from '../support/service';
 import { apiKeyFor, loginAs } from '../support/credentials';
 import { expectAll } from '../support/expect-all';

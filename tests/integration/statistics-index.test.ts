@@ -14,20 +14,20 @@ import { openServiceDatabase } from '../../src/service/store/database';
 import type { ServiceDb } from '../../src/service/store/database';
 import { compileConditions, compileSort, type Condition } from '../../src/service/store/conditions';
 import { statisticFields } from '../../src/service/store/fields';
-import { CURRENT_ROWS, VISIBLE_AT_GENERATION } from '../../src/service/store/statistics';
-import { statisticJsonSql } from '../../src/service/statistics/json-rows';
-import { filterStatistics } from '../../src/service/statistics/queries';
-import { indexConditions, indexSort } from '../../src/service/statistics/index-conditions';
-import { statisticsIndexOf } from '../../src/service/statistics/statistics-index';
-import { PIT_TTL_MS, searchAfter } from '../../src/service/statistics/point-in-time';
+import { CURRENT_ROWS, VISIBLE_AT_GENERATION } from '../../src/service/statistics/store/statistic-rows';
+import { statisticJsonSql } from '../../src/service/statistics/store/json-rows';
+import { filterStatistics } from '../../src/service/statistics/queries/statistic-filters';
+import { indexConditions, indexSort } from '../../src/service/statistics/index/index-conditions';
+import { statisticsIndexOf } from '../../src/service/statistics/index/statistics-index';
+import { PIT_TTL_MS, searchAfter } from '../../src/service/statistics/queries/point-in-time';
 import {
   STATISTIC_NUMERIC_COLUMNS,
   writeGeneration,
   type RecordToStore,
-} from '../../src/service/statistics/writer';
-import type { StatisticValues } from '../../src/service/analytics/statistics';
+} from '../../src/service/statistics/store/writer';
+import type { StatisticValues } from '../../src/service/statistics/formulas/statistics';
 import { replacePopulation } from '../support/statistics-world';
-import { storeAllStatisticJson } from '../../src/service/statistics/stored-json';
+import { storeAllStatisticJson } from '../../src/service/statistics/store/stored-json';
 import { compileSearch, runSearch } from '../../src/service/graphql/search';
 import { statisticsDataSet } from '../../src/service/graphql/datasets';
 import type { GraphqlSearchBody } from '../../src/shared/api/graphql';

@@ -4,7 +4,7 @@ import type { GraphqlQueryName } from '../../src/shared/api/graphql';
 import { STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
 import type { ServiceDb } from '../../src/service/store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../../src/service/store/positions';
-import { storeAllStatisticJson } from '../../src/service/statistics/stored-json';
+import { storeAllStatisticJson } from '../../src/service/statistics/store/stored-json';
 
 /** The tests' epoch: every time below is an offset from it. */
 export const T0 = Date.parse('2026-03-01T00:00:00.000Z');

@@ -1,15 +1,15 @@
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import type { Window } from '../../src/shared/api/common';
-import { rankPopulation, type RankingInput } from '../../src/service/analytics/rankings';
+import { rankPopulation, type RankingInput } from '../../src/service/statistics/formulas/rankings';
 import { SeededRandom } from '../../src/service/fixture/random';
 import type { ServiceDb } from '../../src/service/store/database';
-import { currentGeneration } from '../../src/service/store/statistics';
+import { currentGeneration } from '../../src/service/statistics/store/statistic-rows';
 import {
   STATISTIC_NUMERIC_COLUMNS,
   statisticId,
   statisticInsertSql,
-} from '../../src/service/statistics/writer';
-import { storeGenerationJson } from '../../src/service/statistics/stored-json';
+} from '../../src/service/statistics/store/writer';
+import { storeGenerationJson } from '../../src/service/statistics/store/stored-json';
 import { NULLABLE_STATISTICS } from '../../src/service/graphql/schema';
 
 /** Fields that are counts (integers ≥ 0). */

@@ -7,7 +7,7 @@ import type { ProfileContext, ProfileManager } from './profiles/profile-manager'
 
 type Activity = EventPayload<'copy:activity'>;
 
-/** The service's event names (src/service/copy/types.ts CopyEvent) → the terminal's activity. */
+/** The service's event names (src/service/copy-engine/types.ts CopyEvent) → the terminal's activity. */
 function activityOf(event: string, payload: unknown, at: string): Activity | null {
   const body = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   switch (event) {

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../http/errors';
 import type { ServiceContext } from '../http/context';
 import { isKnownApiKey } from './api-keys';
-import { verifyAccessToken } from './tokens';
+import { verifyAccessToken } from './access-tokens';
 import { findUserById, type UserRecord } from '../users/users';
 
 /** Who is calling: a logged-in user, or a holder of an API key (which carries no user). */

@@ -15,7 +15,7 @@ import { StoredOrders } from './stored-orders';
 import { summaryOf } from './summary';
 import { configurationsOf, sweepJobs, type PreparedTrader } from './sweep-runs';
 import { SweepPool } from './sweep-pool';
-import type { FilterSubject } from '../copy/filters';
+import type { FilterSubject } from '../copy-engine/filters';
 import type { VenuePrices } from '../prices/venue-prices';
 
 /** Backtests over one service's store. */

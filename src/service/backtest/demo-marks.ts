@@ -10,7 +10,7 @@ import { STEP_MS, dynamicsOf } from '../market/simulator/parameters';
 import { DEMO_WORLD } from '../market/simulator';
 import type { ServiceDb } from '../store/database';
 import { readMeta } from '../store/meta';
-import { DEMO_SEED } from '../world';
+import { DEMO_SEED } from '../preparation/demo-world';
 import { PriceSeries } from './price-series';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';
 

@@ -7,10 +7,10 @@ import {
   type SweepSettings,
 } from '../../shared/api/backtest';
 import { COPY_TRADE_DEFAULTS } from '../../shared/api/copy-trades';
-import { DEFAULT_COPY_FEES } from '../copy/fills';
-import type { FilterSubject } from '../copy/filters';
-import { addressKey } from '../copy/ids';
-import { DEFAULT_LOOK_BACK_ORDERS } from '../copy/sizing';
+import { DEFAULT_COPY_FEES } from '../copy-engine/fills';
+import type { FilterSubject } from '../copy-engine/filters';
+import { addressKey } from '../copy-engine/ids';
+import { DEFAULT_LOOK_BACK_ORDERS } from '../copy-engine/sizing';
 import { ServiceError } from '../http/errors';
 import type { RunSettings } from './simulate';
 

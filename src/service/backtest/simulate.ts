@@ -4,9 +4,9 @@
 import type { BacktestCloseReason, EquityPoint, SimulatorPosition } from '../../shared/api/backtest';
 import type { CloseType } from '../../shared/api/copy-positions';
 import { roundUsd, USD_DECIMALS } from '../copy-trading/money';
-import { exitAt, type ExitSettings } from '../copy/exits';
-import type { CopyFees } from '../copy/fills';
-import { skipReason, type FilterSubject } from '../copy/filters';
+import { exitAt, type ExitSettings } from '../copy-engine/exits';
+import type { CopyFees } from '../copy-engine/fills';
+import { skipReason, type FilterSubject } from '../copy-engine/filters';
 import {
   applyClose,
   applyIncrease,
@@ -18,9 +18,9 @@ import {
   openInto,
   type FillFigures,
   type HeldPosition,
-} from '../copy/position-fills';
-import { increaseMargin, openSize, type OpenSize } from '../copy/sizing';
-import type { SourceOrder } from '../copy/types';
+} from '../copy-engine/position-fills';
+import { increaseMargin, openSize, type OpenSize } from '../copy-engine/sizing';
+import type { SourceOrder } from '../copy-engine/types';
 import { delayedMarks, stretchOf, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { firstCrossIn } from './path-extremes';
 import { ORDER_CODE, type TraderOrders } from './trader-orders';

@@ -1,7 +1,7 @@
 // A trader's orders read from the store once per request, as the live engine sees them
-// (copy-feed.ts sourceOrderOf), with the tokens they traded (docs/backtest.md, One set of rules).
-import { sourceOrderOf } from '../copy-feed';
-import { TokenCatalogue } from '../copy/tokens';
+// (copy-engine/market-orders.ts sourceOrderOf), with the tokens they traded (docs/backtest.md, One set of rules).
+import { sourceOrderOf } from '../copy-engine/market-orders';
+import { TokenCatalogue } from '../copy-engine/token-catalogue';
 import type { ServiceDb } from '../store/database';
 import type { OrderRow, PositionRow } from '../store/positions';
 import { storedAddress } from '../store/conditions';

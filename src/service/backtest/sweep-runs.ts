@@ -7,7 +7,7 @@ import {
   type SweepRank,
   type SweepRequest,
 } from '../../shared/api/backtest';
-import type { FilterSubject } from '../copy/filters';
+import type { FilterSubject } from '../copy-engine/filters';
 import { PriceSeries, type PriceSeriesData } from './price-series';
 import { delayedMarks, type DelayedMarks, type PricePaths } from './delayed-marks';
 import { simulate } from './simulate';

@@ -1,8 +1,8 @@
 // One trader's stored orders on one protocol, preloaded into typed arrays once, so that many
 // configurations replay them without touching SQLite or allocating per order (docs/backtest.md, Speed).
-import type { SourceOrder } from '../copy/types';
-import { addressKey } from '../copy/ids';
-import { volumeFactorOfMean } from '../copy/sizing';
+import type { SourceOrder } from '../copy-engine/types';
+import { addressKey } from '../copy-engine/ids';
+import { volumeFactorOfMean } from '../copy-engine/sizing';
 import { PriceSeries } from './price-series';
 
 /** Order types as stored in `TraderOrders.type`. */
@@ -86,7 +86,7 @@ export class TraderOrders {
         growTimes.push(this.time[i]!);
       }
     this.growMargins = Float64Array.from(grows);
-    // The live engine reads the orders strictly before this one's time (copy/store.ts lookBack).
+    // The live engine reads the orders strictly before this one's time (copy-engine/store.ts lookBack).
     let h = 0;
     for (let i = 0; i < n; i += 1) {
       while (h < growTimes.length && growTimes[h]! < this.time[i]!) h += 1;

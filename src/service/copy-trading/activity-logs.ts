@@ -87,7 +87,7 @@ export function insertActivityLog(db: ServiceDb, a: ActivityLogInsert): void {
 /**
  * Adds the wire's `reason` to a failed action that recorded why. Assigned after the literal, not
  * spread into it: the engine builds one of these per fill, and V8 (Node 20) builds a spread
- * object this wide ~100× slower (copy/book.ts).
+ * object this wide ~100× slower (copy-engine/book.ts).
  */
 function withReason(log: ActivityLog, reason: string): ActivityLog {
   if (!log.isSuccess && reason !== '') log.reason = reason;

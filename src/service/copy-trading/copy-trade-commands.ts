@@ -12,7 +12,7 @@ import { exchangeOf } from '../../shared/profile';
 import type { ServiceContext } from '../http/context';
 import { ServiceError } from '../http/errors';
 import { validate } from '../http/validate';
-import { storedProtocols } from '../market/tokens';
+import { storedProtocols } from '../market/token-listing';
 import type { UserRecord } from '../users/users';
 import { findUserWallet } from './copy-wallets';
 import {

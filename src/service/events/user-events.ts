@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CopyEvent } from '../copy/types';
+import type { CopyEvent } from '../copy-engine/types';
 
 /** An event with the id its stream sends as `id:` (what a reconnecting client sends back). */
 export interface NumberedEvent {

@@ -8,7 +8,7 @@ import {
   type OrderRow,
   type PositionRow,
 } from '../store/positions';
-import { CURRENT_ROWS, statisticToWire, type StatisticRow } from '../store/statistics';
+import { CURRENT_ROWS, statisticToWire, type StatisticRow } from '../statistics/store/statistic-rows';
 
 /** What an index name picks: a table, the fields a body may name, and how a row goes on the wire. */
 export interface DataSet {

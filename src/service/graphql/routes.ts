@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../auth/credentials';
 import type { ServiceContext } from '../http/context';
-import { LiveProtocols } from '../market/tokens';
+import { LiveProtocols } from '../market/token-listing';
 import { runGraphql } from './execute';
 import { graphqlOperationOf } from './request';
 import type { GraphqlContext } from './resolvers';

@@ -5,9 +5,9 @@ import type { ServiceDb } from '../store/database';
 import { prepareCached } from '../../node/sqlite';
 import type { DataSet } from './datasets';
 import { searchPopulations } from '../../shared/statistics-index';
-import { indexConditions, indexSort } from '../statistics/index-conditions';
-import { storedRowsJson } from '../statistics/render-rows';
-import { statisticsIndexOf } from '../statistics/statistics-index';
+import { indexConditions, indexSort } from '../statistics/index/index-conditions';
+import { storedRowsJson } from '../statistics/queries/render-rows';
+import { statisticsIndexOf } from '../statistics/index/statistics-index';
 
 /** One search: the client's body, and conditions the query itself adds (protocols, OPEN only). */
 export interface SearchRequest {

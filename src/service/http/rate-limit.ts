@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
 import { bearerToken, headerValue, type CredentialContext } from '../auth/credentials';
 import { isKnownApiKey } from '../auth/api-keys';
-import { verifyAccessToken } from '../auth/tokens';
+import { verifyAccessToken } from '../auth/access-tokens';
 
 interface Bucket {
   tokens: number;

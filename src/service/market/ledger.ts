@@ -2,7 +2,7 @@
 // orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills, and a
 // sandbox order API can drive a PositionLedger one fill at a time and upsert what it returns.
 import { createHash } from 'node:crypto';
-import { derivePosition, type PositionFacts } from '../analytics/position-facts';
+import { derivePosition, type PositionFacts } from '../statistics/formulas/position-facts';
 import type { OrderType } from '../../shared/api/positions';
 import type { OrderRow, PositionRow } from '../store/positions';
 import { indexTokenAddress } from './catalogue';

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultConfig } from '../config';
 import { openServiceDatabase } from '../store/database';
-import { prepareData } from '../world';
+import { prepareData } from './demo-world';
 import type { PrepareMessage, PrepareTask } from './prepare-task';
 
 const port = parentPort;

@@ -12,14 +12,14 @@ import type {
 } from '../../shared/api/real-client';
 import type { Paged } from '../../shared/api/common';
 import { prepareCached } from '../../node/sqlite';
-import { DAY_MS, dayStartMs } from '../analytics/windows';
-import { unrealisedPnlOf } from '../analytics/position-facts';
+import { DAY_MS, dayStartMs } from '../statistics/formulas/windows';
+import { unrealisedPnlOf } from '../statistics/formulas/position-facts';
 import { compileSort } from '../store/conditions';
 import { positionFields } from '../store/fields';
 import { orderToWire, positionToWire, type OrderRow, type PositionRow } from '../store/positions';
-import { CURRENT_ROWS } from '../store/statistics';
+import { CURRENT_ROWS } from '../statistics/store/statistic-rows';
 import type { ServiceDb } from '../store/database';
-import { markPrices, traderFacts } from '../statistics/facts';
+import { markPrices, traderFacts } from '../statistics/compute/facts';
 
 /**
  * The protocols a trader has statistics on, keyed by protocol, from the FULL records: volume over

@@ -1,4 +1,4 @@
-import type { CopyEvent, PriceTick, SourceOrder } from '../copy/types';
+import type { CopyEvent, PriceTick, SourceOrder } from '../copy-engine/types';
 
 /** What the sandbox and the live market need of the copy engine. */
 export interface CopyEnginePort {

@@ -1,10 +1,10 @@
 import { getAddress } from 'viem';
-import { derivePosition, type PositionFacts } from '../analytics/position-facts';
+import { derivePosition, type PositionFacts } from '../statistics/formulas/position-facts';
 import { ServiceError } from '../http/errors';
 import type { ServiceDb } from '../store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../store/positions';
 import { prepareCached } from '../../node/sqlite';
-import type { SourceOrder } from '../copy/types';
+import type { SourceOrder } from '../copy-engine/types';
 import type { SandboxOrder } from './schemas';
 
 /** What applying one order did: the source order for the copy engine, and whether a position closed. */

@@ -1,6 +1,6 @@
 import type { Migration } from '../../node/sqlite';
-import { addClientStatistics } from '../statistics/added-columns';
-import { STATISTIC_JSON_TABLE_SQL } from '../statistics/stored-json';
+import { addClientStatistics } from '../statistics/compute/added-columns';
+import { STATISTIC_JSON_TABLE_SQL } from '../statistics/store/stored-json';
 
 /** The local service's schema, one numbered step at a time. Never edit a released step: add one. */
 export const serviceMigrations: readonly Migration[] = [
@@ -460,7 +460,7 @@ export const serviceMigrations: readonly Migration[] = [
     version: 7,
     name: 'copy position indexes no query uses',
     up: (db) => {
-      // The copy engine finds positions by source, holding and token in memory (copy/state.ts);
+      // The copy engine finds positions by source, holding and token in memory (copy-engine/state.ts);
       // no statement reads these three any more, and every open, close and OVERWRITE paid for
       // them (~15 % of bench:copy; docs/copy-engine.md, Speed). The user, trade and wallet
       // indexes serve the pages, the PnL sums and the wallets' held margin.

@@ -8,7 +8,7 @@ export * from './copy-trades';
 export * from './copy-wallets';
 export * from './copy-positions';
 export * from './activity-logs';
-export * from './tokens';
+export * from './tradable-tokens';
 export * from './lists';
 export * from './feed';
 export * from './backtest';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PriceSeries } from '../../../src/service/backtest/price-series';
-import { roundPrice } from '../../../src/service/copy/exits';
+import { roundPrice } from '../../../src/service/copy-engine/exits';
 
 /** A seeded uniform draw. */
 function rng(seed: number) {

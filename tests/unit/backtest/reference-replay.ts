@@ -5,9 +5,9 @@
 import type { BacktestCloseReason, EquityPoint, SimulatorPosition } from '../../../src/shared/api/backtest';
 import type { CloseType } from '../../../src/shared/api/copy-positions';
 import { roundUsd, USD_DECIMALS } from '../../../src/service/copy-trading/money';
-import { exitAt, type ExitSettings } from '../../../src/service/copy/exits';
-import type { CopyFees } from '../../../src/service/copy/fills';
-import { skipReason, type FilterSubject } from '../../../src/service/copy/filters';
+import { exitAt, type ExitSettings } from '../../../src/service/copy-engine/exits';
+import type { CopyFees } from '../../../src/service/copy-engine/fills';
+import { skipReason, type FilterSubject } from '../../../src/service/copy-engine/filters';
 import {
   applyClose,
   applyIncrease,
@@ -19,9 +19,9 @@ import {
   openedPosition,
   type FillFigures,
   type HeldPosition,
-} from '../../../src/service/copy/position-fills';
-import { increaseMargin, openSize, volumeFactorOfMean } from '../../../src/service/copy/sizing';
-import type { SourceOrder } from '../../../src/service/copy/types';
+} from '../../../src/service/copy-engine/position-fills';
+import { increaseMargin, openSize, volumeFactorOfMean } from '../../../src/service/copy-engine/sizing';
+import type { SourceOrder } from '../../../src/service/copy-engine/types';
 import type { PriceSeries } from '../../../src/service/backtest/price-series';
 import { ORDER_CODE, type TraderOrders } from '../../../src/service/backtest/trader-orders';
 

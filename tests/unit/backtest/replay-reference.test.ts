@@ -13,7 +13,7 @@ import {
   type SimulatedFill,
 } from '../../../src/service/backtest/simulate';
 import { traderOf } from '../../../src/service/backtest/trader-orders';
-import type { SourceOrder } from '../../../src/service/copy/types';
+import type { SourceOrder } from '../../../src/service/copy-engine/types';
 import * as reference from './reference-replay';
 import { settings } from './world';
 

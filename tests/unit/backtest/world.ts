@@ -3,7 +3,7 @@
 import { PriceSeries } from '../../../src/service/backtest/price-series';
 import { filterMask, simulate, type RunSettings } from '../../../src/service/backtest/simulate';
 import { traderOf } from '../../../src/service/backtest/stored-orders';
-import type { SourceOrder } from '../../../src/service/copy/types';
+import type { SourceOrder } from '../../../src/service/copy-engine/types';
 
 export const BTC = 'BTC-TOKEN';
 export const ETH = 'ETH-TOKEN';

@@ -10,7 +10,7 @@ import {
 import type { StatisticRecords } from '../../bench/duckdb-statistics';
 import { generatePositions } from '../../bench/position-columns';
 import type { PositionColumns } from '../../bench/position-columns';
-import { DAY_MS, dayStartMs } from '../../../src/service/analytics/windows';
+import { DAY_MS, dayStartMs } from '../../../src/service/statistics/formulas/windows';
 
 // 13:30 UTC, so T0 (00:00 UTC) ≠ now catches day-start mistakes.
 const NOW = Date.UTC(2024, 5, 15, 13, 30);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RANKING_KEYS, type RankingKey } from '../../../src/shared/api/statistics';
 import { percentiles, RADIX_FROM } from '../../../src/shared/ranking/percentiles';
-import { rankPopulation, type RankingInput } from '../../../src/service/analytics/rankings';
+import { rankPopulation, type RankingInput } from '../../../src/service/statistics/formulas/rankings';
 import { LOWER_IS_BETTER, percentiles as datasetPercentiles } from '../../../src/main/core/datasets/rankings';
 import { RadixScratch } from '../../../src/shared/statistics-index/radix-sort';
 

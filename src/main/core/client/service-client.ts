@@ -75,7 +75,7 @@ import {
   type StatisticFilterBodyInput,
   type TraderStatisticsByWindow,
 } from '../../../shared/api/statistics';
-import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tokens';
+import { tokensResponseSchema, type TokensResponse } from '../../../shared/api/tradable-tokens';
 import type {
   BacktestRequestInput,
   BacktestResponse,

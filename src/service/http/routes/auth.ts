@@ -11,7 +11,7 @@ import {
   outstandingLoginCodes,
   purgeExpiredLoginCodes,
 } from '../../auth/login-codes';
-import { signAccessToken } from '../../auth/tokens';
+import { signAccessToken } from '../../auth/access-tokens';
 import { createUser, findUserByAddress } from '../../users/users';
 
 /** How far the signed `time` may be from the service clock (docs/api.md). */

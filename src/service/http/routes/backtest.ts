@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { backtestRequestSchema, sweepRequestSchema } from '../../../shared/api/backtest';
 import { authenticate } from '../../auth/credentials';
 import { Backtests } from '../../backtest/backtests';
-import { LiveProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/token-listing';
 import { VenuePrices } from '../../prices/venue-prices';
 import type { VenueCandles } from '../../venues/hyperliquid/venue-candles';
 import type { ServiceContext } from '../context';

@@ -9,7 +9,7 @@ import {
   type CandlesResponse,
 } from '../../../shared/api/candles';
 import { authenticate } from '../../auth/credentials';
-import { LiveProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/token-listing';
 import { buildCandles } from '../../prices/candle-building';
 import { PriceSources } from '../../prices/price-sources';
 import { VenuePrices } from '../../prices/venue-prices';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CopyPosition } from '../../../shared/api/copy-positions';
 import { authenticate } from '../../auth/credentials';
-import type { CopyEngine } from '../../copy/engine';
-import type { CopyEvent } from '../../copy/types';
+import type { CopyEngine } from '../../copy-engine/engine';
+import type { CopyEvent } from '../../copy-engine/types';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { decodeJwt } from 'jose';
 import type { ServiceContext } from '../context';
 import { authenticate, bearerToken } from '../../auth/credentials';
-import type { CopyEvent } from '../../copy/types';
+import type { CopyEvent } from '../../copy-engine/types';
 
 /** Keeps proxies and the client's timeout from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;

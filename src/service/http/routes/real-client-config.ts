@@ -3,7 +3,7 @@ import { tradingEventListQuerySchema, type TradingEvent } from '../../../shared/
 import { zStrict } from '../../../shared/api/common';
 import type { ServiceContext } from '../context';
 import { validate } from '../validate';
-import { LiveProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/token-listing';
 import { permissionsOf, systemConfigOf } from '../../real-client/configuration';
 
 /** The three calls take no parameters; any given is a mistake worth a 400. */

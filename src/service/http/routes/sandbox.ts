@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { prepareCached } from '../../../node/sqlite';
-import type { LiveStatistics } from '../../statistics/live-statistics';
+import type { LiveStatistics } from '../../statistics/compute/live-statistics';
 import type { CopyEnginePort } from '../../sandbox/engine-port';
 import {
   sandboxDepositBodySchema,
@@ -12,7 +12,7 @@ import {
   sandboxPricesBodySchema,
   type SandboxOrder,
 } from '../../sandbox/schemas';
-import type { CopyEvent } from '../../copy/types';
+import type { CopyEvent } from '../../copy-engine/types';
 import { applySandboxOrder } from '../../sandbox/source-positions';
 
 /** What `POST /sandbox/orders` answers for each order. */

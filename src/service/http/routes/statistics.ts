@@ -15,16 +15,20 @@ import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { authenticate } from '../../auth/credentials';
 import { publicReadAccess } from '../public-access';
-import { LiveProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/token-listing';
 import { storedAddress, type Condition } from '../../store/conditions';
-import { currentGeneration } from '../../store/statistics';
-import { filterStatistics, traderStatisticsJson, type StatisticQuery } from '../../statistics/queries';
-import { pageJson, pageJsonBuffer } from '../../statistics/json-rows';
-import { ResponseCache } from '../../statistics/response-cache';
-import { searchAfter } from '../../statistics/point-in-time';
-import { pnlStatistics } from '../../statistics/daily-series';
-import { filterPositions } from '../../statistics/positions';
-import { windowBounds } from '../../analytics/windows';
+import { currentGeneration } from '../../statistics/store/statistic-rows';
+import {
+  filterStatistics,
+  traderStatisticsJson,
+  type StatisticQuery,
+} from '../../statistics/queries/statistic-filters';
+import { pageJson, pageJsonBuffer } from '../../statistics/store/json-rows';
+import { ResponseCache } from '../../statistics/queries/response-cache';
+import { searchAfter } from '../../statistics/queries/point-in-time';
+import { pnlStatistics } from '../../statistics/compute/daily-series';
+import { filterPositions } from '../../store/position-filter';
+import { windowBounds } from '../../statistics/formulas/windows';
 
 /** Default orders when a body names no `sortBy` (docs/api.md leaves them open; docs/service.md). */
 const DEFAULT_STATISTIC_SORT = 'pnl';

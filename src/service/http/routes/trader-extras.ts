@@ -13,9 +13,9 @@ import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
 import { publicReadAccess } from '../public-access';
-import { LiveProtocols } from '../../market/tokens';
+import { LiveProtocols } from '../../market/token-listing';
 import { storedAddress } from '../../store/conditions';
-import { pnlStatistics } from '../../statistics/daily-series';
+import { pnlStatistics } from '../../statistics/compute/daily-series';
 import {
   lastOrder,
   openingPositions,

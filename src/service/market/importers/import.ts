@@ -7,7 +7,7 @@ import { basename, extname } from 'node:path';
 import type { ServiceDb } from '../../store/database';
 import { readMeta, writeMeta } from '../../store/meta';
 import { positionWriters } from '../../store/positions';
-import { recomputeAll } from '../../statistics/recompute';
+import { recomputeAll } from '../../statistics/compute/recompute';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../../shared/api/feed';
 import { indexTokenAddress } from '../catalogue';
 import { rebuildSeries } from '../ledger';

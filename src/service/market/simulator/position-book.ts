@@ -1,7 +1,7 @@
 // One simulated position and the orders that move it, kept to docs/semantics.md, Positions: every
 // fill updates the running state and yields its order row; `toRow()` gives the position row whose
 // numbers are the sums and extremes of those orders. Pure: no store, no clock.
-import { derivePosition } from '../../analytics/position-facts';
+import { derivePosition } from '../../statistics/formulas/position-facts';
 import type { OrderRow, PositionRow } from '../../store/positions';
 import { hashString, hex32 } from './draws';
 import { BLOCK_MS, MAINTENANCE } from './parameters';

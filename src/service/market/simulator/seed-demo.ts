@@ -1,10 +1,10 @@
 // The demo world in the store: thousands of traders' positions and orders over months, the mark
 // prices at the end, then every statistic record. Built to take seconds, not minutes.
 import type { ServiceDb } from '../../store/database';
-import { recomputeAll } from '../../statistics/recompute';
-import { undoUnfinishedGeneration, type ChunkedWrite } from '../../statistics/writer';
+import { recomputeAll } from '../../statistics/compute/recompute';
+import { undoUnfinishedGeneration, type ChunkedWrite } from '../../statistics/store/writer';
 import { readMeta, writeMeta } from '../../store/meta';
-import { seedTokenCatalogue } from '../tokens';
+import { seedTokenCatalogue } from '../token-listing';
 import { rowInserters, suspendIndexes } from './bulk-insert';
 import type { PositionSink } from './trader';
 import { buildWorld, forEachPosition, type World } from './world';

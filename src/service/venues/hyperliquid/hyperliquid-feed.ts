@@ -11,12 +11,12 @@ import {
   type FeedStatus,
 } from '../../../shared/api/feed';
 import { prepareCached } from '../../../node/sqlite';
-import { sourceOrderOf } from '../../copy-feed';
+import { sourceOrderOf } from '../../copy-engine/market-orders';
 import { copyTradesVersion } from '../../copy-trading/copy-trades';
-import type { CopyEvent, PriceTick, SourceOrder } from '../../copy/types';
+import type { CopyEvent, PriceTick, SourceOrder } from '../../copy-engine/types';
 import { SeriesBook, type BookedOrder, type BookFill } from '../../market/series-book';
 import type { CopyEnginePort } from '../../sandbox/engine-port';
-import type { LiveStatistics } from '../../statistics/live-statistics';
+import type { LiveStatistics } from '../../statistics/compute/live-statistics';
 import type { ServiceDb } from '../../store/database';
 import { FeedAccounts, checksummed, type FeedAccountRow } from './feed-accounts';
 import { InfoClient, RateLimitedError, VenueUnreachableError } from './info-client';

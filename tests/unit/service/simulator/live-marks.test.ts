@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DemoMarks } from '../../../../src/service/backtest/demo-marks';
 import { traderOf } from '../../../../src/service/backtest/trader-orders';
-import type { SourceOrder } from '../../../../src/service/copy/types';
+import type { SourceOrder } from '../../../../src/service/copy-engine/types';
 import { LiveMarksRecorder, type LiveMinute } from '../../../../src/service/market/simulator/live-marks';
 import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
 import { writeMeta } from '../../../../src/service/store/meta';

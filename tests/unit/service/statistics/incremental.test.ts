@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PositionFacts } from '../../../../src/service/analytics/position-facts';
-import { computeAllFromColumns } from '../../../../src/service/statistics/engine';
-import { IncrementalStatistics } from '../../../../src/service/statistics/incremental';
-import type { PositionColumns } from '../../../../src/service/statistics/position-columns';
-import type { RecordToStore } from '../../../../src/service/statistics/writer';
+import type { PositionFacts } from '../../../../src/service/statistics/formulas/position-facts';
+import { computeAllFromColumns } from '../../../../src/service/statistics/compute/engine';
+import { IncrementalStatistics } from '../../../../src/service/statistics/compute/incremental';
+import type { PositionColumns } from '../../../../src/service/statistics/compute/position-columns';
+import type { RecordToStore } from '../../../../src/service/statistics/store/writer';
 import { generatePositions } from '../../../bench/position-columns';
 
 const NOW = Date.UTC(2026, 10, 21, 15);

@@ -4,8 +4,8 @@
 // trader on the protocol: a feed following 1,000 accounts then paid for all of them on each
 // account's recompute.
 import { describe, expect, it } from 'vitest';
-import { TRADER_FACTS_SQL } from '../../../../src/service/statistics/facts';
-import { RETIRE_TRADER_SQL } from '../../../../src/service/statistics/writer';
+import { TRADER_FACTS_SQL } from '../../../../src/service/statistics/compute/facts';
+import { RETIRE_TRADER_SQL } from '../../../../src/service/statistics/store/writer';
 import { OPEN_SOURCE_POSITION_SQL } from '../../../../src/service/sandbox/source-positions';
 import { planOf } from '../../../support/query-plan';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANKING_KEYS } from '../../../../../src/shared/api/statistics';
-import { rankPopulation } from '../../../../../src/service/analytics/rankings';
+import { rankPopulation } from '../../../../../src/service/statistics/formulas/rankings';
 import { DatasetHost } from '../../../../../src/main/core/datasets/dataset-host';
 import type {
   BatchWrite,

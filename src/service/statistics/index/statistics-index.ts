@@ -1,0 +1,240 @@
+import { RANKING_KEYS } from '../../../shared/api/statistics';
+import { IndexGeneration, Population } from '../../../shared/statistics-index';
+import type { ServiceDb } from '../../store/database';
+import { statisticFields } from '../../store/fields';
+import { CURRENT_ROWS } from '../store/statistic-rows';
+
+// Per population: protocol and type (window) as shared texts; per record: id (the tie field,
+// records are held in id order) and account as texts, and the numbers below.
+/** Every numeric, boolean and time field a filter or sort may name, plus the row's generation. */
+const NUMBER_FIELDS = Object.entries(statisticFields)
+  .filter(([, spec]) => spec.type === 'number' || spec.type === 'boolean' || spec.type === 'time')
+  .map(([field, spec]) => ({ field, sql: spec.sql }));
+/** The generation a record was written in: where its stored JSON is found (stored-json.ts). */
+export const GEN_FROM_COLUMN = '$genFrom';
+
+const SELECT_COLUMNS = `id, account, gen_from, ${NUMBER_FIELDS.map((f) => f.sql).join(', ')}`;
+const SELECT_POPULATION = `SELECT ${SELECT_COLUMNS}
+  FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS} ORDER BY id`;
+const SELECT_ROWS = `SELECT ${SELECT_COLUMNS} FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS}
+  AND id IN (SELECT value FROM json_each(?)) ORDER BY id`;
+const RANKING_COLUMNS = RANKING_KEYS.map((k) => ({ field: `ranking.${k}`, sql: `"rk_${k}"` }));
+const SELECT_RANKINGS = `SELECT id, ${RANKING_COLUMNS.map((c) => c.sql).join(', ')}
+  FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS} ORDER BY id`;
+
+/** SQL functions the triggers call: a row written, or a row's percentiles rewritten in place. */
+const ROW_CHANGED = 'copydesk_statistic_row_changed';
+const RANKINGS_CHANGED = 'copydesk_statistic_rankings_changed';
+/** Past this share of a population's records changed, it is read afresh rather than patched. */
+const PATCH_SHARE = 0.25;
+
+/**
+ * The statistics index of one service database (docs/statistics.md, "The columnar index"): the
+ * current records of every population as typed-array columns, built from SQLite at start and
+ * kept current without any writer having to remember it. Temporary triggers (this connection's
+ * only, nothing stored) report each written row; the next read patches those rows into a copy of
+ * their population (a whole population is read again when most of it changed), re-reads the
+ * percentile columns where the live market rewrote them in place, and swaps in a new generation.
+ * A reader holding an older generation (a point in time) keeps it unchanged.
+ */
+export class StatisticsIndex {
+  private generation = new IndexGeneration();
+  /** Changed record ids by population key. */
+  private readonly rows = new Map<string, Set<string>>();
+  /** Populations whose percentiles were rewritten in place. */
+  private readonly rankings = new Set<string>();
+  private everything = true;
+  /** Populations read in full, patched, and re-ranked since start (tests and the bench read them). */
+  readonly counts = { loads: 0, patches: 0, rankings: 0 };
+
+  constructor(private readonly db: ServiceDb) {
+    db.function(ROW_CHANGED, { deterministic: false }, (protocol: unknown, type: unknown, id: unknown) => {
+      const key = `${String(protocol)}|${String(type)}`;
+      let ids = this.rows.get(key);
+      if (!ids) this.rows.set(key, (ids = new Set()));
+      ids.add(String(id));
+      return null;
+    });
+    db.function(RANKINGS_CHANGED, { deterministic: false }, (protocol: unknown, type: unknown) => {
+      this.rankings.add(`${String(protocol)}|${String(type)}`);
+      return null;
+    });
+    const columns = (
+      db.prepare("SELECT name FROM pragma_table_info('statistics')").pluck().all() as string[]
+    ).map((c) => `"${c}"`);
+    const ranked = new Set(RANKING_COLUMNS.map((c) => c.sql));
+    const triggers = [
+      ['insert', 'INSERT', `${ROW_CHANGED}(NEW.protocol, NEW.type, NEW.id)`],
+      ['delete', 'DELETE', `${ROW_CHANGED}(OLD.protocol, OLD.type, OLD.id)`],
+      [
+        'update',
+        `UPDATE OF ${columns.filter((c) => !ranked.has(c)).join(', ')}`,
+        `${ROW_CHANGED}(NEW.protocol, NEW.type, NEW.id)`,
+      ],
+      ['rankings', `UPDATE OF ${[...ranked].join(', ')}`, `${RANKINGS_CHANGED}(NEW.protocol, NEW.type)`],
+    ];
+    for (const [name, event, call] of triggers) {
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS statistics_index_${name} AFTER ${event} ON main.statistics
+        BEGIN SELECT ${call}; END`);
+    }
+  }
+
+  /**
+   * Reads every population afresh, now: at start, once the data is prepared (preparation writes
+   * through a worker thread's own connection, which this connection's triggers do not see).
+   */
+  reloadAll(): IndexGeneration {
+    this.everything = true;
+    return this.current();
+  }
+
+  /** The current generation, with every change since the last read taken in. */
+  current(): IndexGeneration {
+    if (this.everything) {
+      this.everything = false;
+      this.rows.clear();
+      this.rankings.clear();
+      const keys = this.db
+        .prepare(`SELECT DISTINCT protocol, type FROM statistics WHERE ${CURRENT_ROWS}`)
+        .all() as { protocol: string; type: string }[];
+      this.generation = new IndexGeneration(
+        new Map(keys.map((k) => [`${k.protocol}|${k.type}`, this.load(k.protocol, k.type)!])),
+      );
+      return this.generation;
+    }
+    if (this.rows.size === 0 && this.rankings.size === 0) return this.generation;
+    const replaced = new Map<string, Population | null>();
+    for (const [key, ids] of this.rows) {
+      const [protocol, type] = splitKey(key);
+      const old = this.generation.get(key);
+      replaced.set(
+        key,
+        old && ids.size <= old.size * PATCH_SHARE ? this.patch(old, ids) : this.load(protocol, type),
+      );
+    }
+    for (const key of this.rankings) {
+      const population = replaced.has(key) ? replaced.get(key) : this.generation.get(key);
+      if (population) replaced.set(key, this.rerank(population));
+    }
+    this.rows.clear();
+    this.rankings.clear();
+    this.generation = this.generation.with(replaced);
+    return this.generation;
+  }
+
+  /** One population's current records as columns, or null when it has none. */
+  private load(protocol: string, type: string): Population | null {
+    this.counts.loads += 1;
+    const rows = this.db.prepare(SELECT_POPULATION).raw(true).all(protocol, type) as unknown[][];
+    return rows.length === 0 ? null : populationOf(protocol, type, rows);
+  }
+
+  /**
+   * A copy of `old` with the records `ids` as they are stored now (changed, added, or gone),
+   * merged in id order; columns are copied, no other row is read.
+   */
+  private patch(old: Population, ids: ReadonlySet<string>): Population | null {
+    this.counts.patches += 1;
+    const protocol = old.constant('protocol');
+    const type = old.constant('type');
+    const fresh = this.db
+      .prepare(SELECT_ROWS)
+      .raw(true)
+      .all(protocol, type, JSON.stringify([...ids])) as unknown[][];
+    const kept: number[] = [];
+    const oldIds = old.text('id');
+    for (let row = 0; row < old.size; row += 1) if (!ids.has(oldIds[row] as string)) kept.push(row);
+    const size = kept.length + fresh.length;
+    if (size === 0) return null;
+    // Merge the kept old rows and the fresh rows by id: each output row names its source.
+    const from: number[] = new Array<number>(size);
+    let k = 0;
+    let f = 0;
+    for (let out = 0; out < size; out += 1) {
+      const takeOld =
+        f >= fresh.length ||
+        (k < kept.length && (oldIds[kept[k] as number] as string) < (fresh[f]![0] as string));
+      from[out] = takeOld ? (kept[k++] as number) : -1 - f++;
+    }
+    const texts = {
+      id: from.map((s) => (s >= 0 ? (oldIds[s] as string) : (fresh[-1 - s]![0] as string))),
+      account: from.map((s) => (s >= 0 ? (old.text('account')[s] as string) : (fresh[-1 - s]![1] as string))),
+    };
+    const numbers: Record<string, Float64Array> = {};
+    const fields = [GEN_FROM_COLUMN, ...NUMBER_FIELDS.map((f) => f.field)];
+    fields.forEach((field, c) => {
+      const before = old.number(field);
+      const column = new Float64Array(size);
+      for (let out = 0; out < size; out += 1) {
+        const s = from[out] as number;
+        if (s >= 0) column[out] = before[s] as number;
+        else {
+          const v = fresh[-1 - s]![c === 0 ? 2 : c + 2];
+          column[out] = v === null ? NaN : (v as number);
+        }
+      }
+      numbers[field] = column;
+    });
+    return new Population(old.key, { constants: { protocol, type }, texts, numbers });
+  }
+
+  /** `population` with its percentile columns read again (the same records, re-ranked in place). */
+  private rerank(population: Population): Population {
+    this.counts.rankings += 1;
+    const [protocol, type] = splitKey(population.key);
+    const rows = this.db.prepare(SELECT_RANKINGS).raw(true).all(protocol, type) as unknown[][];
+    const ids = population.text('id');
+    if (rows.length !== population.size || rows.some((r, i) => r[0] !== ids[i])) {
+      // Records came or went without the row triggers seeing them (another connection): read all.
+      return this.load(protocol, type) ?? population;
+    }
+    const replaced: Record<string, Float64Array> = {};
+    RANKING_COLUMNS.forEach(({ field }, c) => {
+      const column = new Float64Array(rows.length);
+      rows.forEach((r, i) => {
+        const v = r[c + 1];
+        column[i] = v === null ? NaN : (v as number);
+      });
+      replaced[field] = column;
+    });
+    return population.withNumbers(replaced);
+  }
+}
+
+const splitKey = (key: string): [string, string] => {
+  const bar = key.indexOf('|');
+  return [key.slice(0, bar), key.slice(bar + 1)];
+};
+
+/** Columns of rows read with SELECT_COLUMNS, in id order. */
+function populationOf(protocol: string, type: string, rows: unknown[][]): Population {
+  const numbers: Record<string, Float64Array> = {};
+  const genFrom = new Float64Array(rows.length);
+  const columns = NUMBER_FIELDS.map((f) => (numbers[f.field] = new Float64Array(rows.length)));
+  const ids: string[] = new Array<string>(rows.length);
+  const accounts: string[] = new Array<string>(rows.length);
+  rows.forEach((row, i) => {
+    ids[i] = row[0] as string;
+    accounts[i] = row[1] as string;
+    genFrom[i] = row[2] as number;
+    for (let c = 0; c < columns.length; c += 1) {
+      const v = row[c + 3];
+      (columns[c] as Float64Array)[i] = v === null ? NaN : (v as number);
+    }
+  });
+  numbers[GEN_FROM_COLUMN] = genFrom;
+  return new Population(`${protocol}|${type}`, {
+    constants: { protocol, type },
+    texts: { id: ids, account: accounts },
+    numbers,
+  });
+}
+
+const indexes = new WeakMap<ServiceDb, StatisticsIndex>();
+
+/** The statistics index of `db`, made (with its triggers) the first time it is asked for. */
+export function statisticsIndexOf(db: ServiceDb): StatisticsIndex {
+  let index = indexes.get(db);
+  if (!index) indexes.set(db, (index = new StatisticsIndex(db)));
+  return index;
+}

@@ -1,0 +1,60 @@
+import { searchPopulations } from '../../../shared/statistics-index';
+import type { ServiceDb } from '../../store/database';
+import type { Condition } from '../../store/conditions';
+import { indexConditions, indexSort } from '../index/index-conditions';
+import { currentRowsJson } from './render-rows';
+import { statisticsIndexOf } from '../index/statistics-index';
+
+/** One page of current statistic records, each already rendered as JSON text. */
+export interface StatisticPage {
+  rows: string[];
+  total: number;
+}
+
+export interface StatisticQuery {
+  protocol: string;
+  /** Conditions by the body part they came from, so an error names it (`queries`, `ranges`). */
+  conditions: { from: string; list: Condition[] }[];
+  sort: { field: string; direction: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+  withRanking: boolean;
+}
+
+/**
+ * Filters, sorts and pages the current records of one protocol (the REST statistic filters)
+ * through the columnar index (docs/statistics.md, "The columnar index"); the page's rows are
+ * then rendered from the store.
+ */
+export function filterStatistics(db: ServiceDb, query: StatisticQuery): StatisticPage {
+  const conditions = query.conditions.flatMap((group) => indexConditions(group.list, group.from));
+  const sort = indexSort([query.sort], 'sortBy');
+  const prefix = `${query.protocol}|`;
+  const populations = statisticsIndexOf(db)
+    .current()
+    .where((key) => key.startsWith(prefix));
+  const page = searchPopulations(populations, {
+    conditions,
+    sort,
+    offset: query.offset,
+    limit: query.limit,
+  });
+  return { rows: currentRowsJson(db, page.refs, query.withRanking), total: page.total };
+}
+
+/** Every current record of one trader on one protocol, keyed by window, with its ranking, as JSON text. */
+export function traderStatisticsJson(db: ServiceDb, protocol: string, account: string): string | null {
+  const prefix = `${protocol}|`;
+  const populations = statisticsIndexOf(db)
+    .current()
+    .where((key) => key.startsWith(prefix));
+  const { refs } = searchPopulations(populations, {
+    conditions: [{ field: 'account', match: account }],
+    sort: [{ field: 'type', desc: false }],
+    offset: 0,
+    limit: populations.length,
+  });
+  if (refs.length === 0) return null;
+  const rows = currentRowsJson(db, refs, true);
+  return `{${refs.map((r, i) => `${JSON.stringify(r.population.constant('type'))}:${rows[i]}`).join(',')}}`;
+}
