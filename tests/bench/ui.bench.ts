@@ -191,7 +191,7 @@ async function logInIfAsked(page: Page): Promise<void> {
   const login = page.getByTestId('leaderboard-login');
   await table.or(login).first().waitFor({ timeout: 120_000 });
   if (!(await login.isVisible())) return;
-  await page.getByTestId('nav-wallet').click();
+  await page.getByTestId('nav-login-key').click();
   await page.getByTestId('wallet-create').click();
   await page.getByTestId('auth-login').click();
   await page.getByTestId('auth-session').waitFor({ timeout: 30_000 });
