@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { importFills, type ImportFile } from '../../src/service/market/importers/import';
-import { orderId, positionId, positionKey, type SeriesKey } from '../../src/service/market/ledger';
+import { orderId, positionId, positionKey, type SeriesKey } from '../../src/service/positions/keys';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../src/service/store/positions';
 

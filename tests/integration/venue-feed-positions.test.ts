@@ -3,7 +3,7 @@
 import { getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../src/shared/api/feed';
-import { toUnits, unitsToNumber } from '../../src/service/market/ledger';
+import { toUnits, unitsToNumber } from '../../src/service/positions/units';
 import type { ServiceDb } from '../../src/service/store/database';
 import { feedFillKey } from '../../src/service/venues/hyperliquid/venue-fills';
 import { FakeHyperliquid, recordedFills, type VenueFill } from '../support/fake-hyperliquid';

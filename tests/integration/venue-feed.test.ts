@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HYPERLIQUID_PROTOCOL } from '../../src/shared/api/feed';
-import { rebuildSeries } from '../../src/service/market/ledger';
+import { rebuildSeries } from '../../src/service/positions/ledger';
 import { FakeHyperliquid, type VenueFill } from '../support/fake-hyperliquid';
 import { generateAccounts, generateFills } from '../support/hyperliquid-fills';
 import { allBackfilled, startFeedService, waitForFeed } from '../support/feed-service';

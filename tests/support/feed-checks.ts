@@ -2,7 +2,7 @@
 // venue fills written by hand, and the positions the ledger makes of a history on its own.
 import { getAddress } from 'viem';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../src/shared/api/feed';
-import { rebuildSeries } from '../../src/service/market/ledger';
+import { rebuildSeries } from '../../src/service/positions/ledger';
 import type { ServiceDb } from '../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../src/service/store/positions';
 import type { VenueFill } from './fake-hyperliquid';

@@ -1,5 +1,5 @@
 // Fills in, positions and orders out, for a source that keeps receiving fills (a venue feed): the
-// importers' ledger (ledger.ts), kept in memory per series so that a new fill costs its own rows,
+// importers' ledger (positions/ledger.ts), kept in memory per series so that a new fill costs its own rows,
 // not a rebuild of the series. A fill that arrives out of order rebuilds its series from every
 // stored fill, as an import does.
 //
@@ -12,7 +12,9 @@
 import { prepareCached } from '../../node/sqlite';
 import type { ServiceDb } from '../store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../store/positions';
-import { PositionLedger, toUnits, unitsToNumber, type LedgerFill, type SeriesKey } from './ledger';
+import type { SeriesKey } from '../positions/keys';
+import { PositionLedger, type LedgerFill } from '../positions/ledger';
+import { toUnits, unitsToNumber } from '../positions/units';
 
 /** A fill to store: what the `fills` table holds, with its dedupe key. */
 export interface BookFill {

@@ -1,7 +1,7 @@
 // What both fill parsers produce, and the field readers they share. A reader throws FieldError with
 // "<field>: <rule>", which becomes the reason of a rejected row.
 import { getAddress } from 'viem';
-import { DecimalError, toUnits, unitsToText } from '../ledger';
+import { DecimalError, toUnits, unitsToText } from '../../positions/units';
 
 /** One fill as read from a file, before it is stored. */
 export interface ParsedFill {

@@ -10,7 +10,7 @@ import { positionWriters } from '../../store/positions';
 import { recomputeAll } from '../../statistics/compute/recompute';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../../shared/api/feed';
 import { indexTokenAddress } from '../catalogue';
-import { rebuildSeries } from '../ledger';
+import { rebuildSeries } from '../../positions/ledger';
 import { SERIES_FILLS, ledgerFill, type StoredFill } from '../series-book';
 import { FileError, accountField, accountInFileName, type ParsedFile, type ParsedFill } from './fields';
 import { parseFillsCsv } from './fills-csv';

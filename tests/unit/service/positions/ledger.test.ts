@@ -1,17 +1,13 @@
 // The position ledger against docs/semantics.md, Positions rebuilt from fills, on hand-worked series.
 import { describe, expect, it } from 'vitest';
+import { positionId, type SeriesKey } from '../../../../src/service/positions/keys';
 import {
-  DecimalError,
   LedgerError,
   PositionLedger,
-  positionId,
   rebuildSeries,
-  toUnits,
-  unitsToText,
-  usdToUnits,
   type LedgerFill,
-  type SeriesKey,
-} from '../../../../src/service/market/ledger';
+} from '../../../../src/service/positions/ledger';
+import { DecimalError, toUnits, unitsToText, usdToUnits } from '../../../../src/service/positions/units';
 
 const SERIES: SeriesKey = {
   account: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',

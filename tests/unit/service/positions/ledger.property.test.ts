@@ -2,7 +2,7 @@
 // written differently: a signed net in integers of 10^-4 token, no position objects.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rebuildSeries, type LedgerFill } from '../../../../src/service/market/ledger';
+import { rebuildSeries, type LedgerFill } from '../../../../src/service/positions/ledger';
 
 const SERIES = {
   account: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',

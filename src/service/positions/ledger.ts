@@ -1,113 +1,16 @@
-// The position ledger of docs/semantics.md, Positions rebuilt from fills: fills in, positions and their
-// orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills, and a
-// sandbox order API can drive a PositionLedger one fill at a time and upsert what it returns.
-import { createHash } from 'node:crypto';
+// The position engine of docs/semantics.md, Positions rebuilt from fills: fills in, positions and
+// their orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills,
+// the venue feed (market/series-book.ts) drives one ledger per series a fill at a time and stores
+// what it drains.
 import { derivePosition, type PositionFacts } from '../statistics/formulas/position-facts';
 import type { OrderType } from '../../shared/api/positions';
 import type { OrderRow, PositionRow } from '../store/positions';
-import { indexTokenAddress } from './catalogue';
-
-// ---------------------------------------------------------------------------------------------
-// Token amounts
-//
-// Net sizes are integers of 10^-18 token ("units"), never floats. Why: a position must close exactly
-// when its net size returns to zero, and 0.1 + 0.2 − 0.3 is 5.6e-17 in binary floating point. Venue
-// sizes are decimal text with few decimals, and on-chain token amounts have at most 18, so scaling
-// them to 18 decimals is exact and integer sums are exact: the net is zero if and only if the
-// decimal sum is zero. The alternative, a tolerance relative to the position, needs a threshold
-// that suits both 1e-5 BTC lots and 1e9 PEPE lots, and would close positions genuinely left with
-// dust. Money (prices, PnL, fees) stays floating point: it is stored as REAL and never decides state.
-// ---------------------------------------------------------------------------------------------
-
-/** Decimals of a token unit: amounts are exact multiples of 10^-18 token. */
-export const TOKEN_DECIMALS = 18;
-const ONE_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
-
-/** A malformed, non-finite or too precise decimal amount. */
-export class DecimalError extends Error {
-  override name = 'DecimalError';
-}
+import { sha, seriesText, withIndexToken, positionKey, type SeriesKey } from './keys';
+import { toUnits, unitsToNumber, usdToUnits } from './units';
 
 /** A fill the ledger cannot apply (out of time order, non-positive size or price). */
 export class LedgerError extends Error {
   override name = 'LedgerError';
-}
-
-/** value = digits × 10^-scale, exactly; scale ≥ 0. */
-interface ExactDecimal {
-  digits: bigint;
-  scale: number;
-}
-
-const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/;
-
-function exactDecimal(value: string | number): ExactDecimal {
-  if (typeof value === 'number' && !Number.isFinite(value))
-    throw new DecimalError(`${value} is not a finite number`);
-  // String(number) is the shortest text that reads back as the same number, e.g. "0.3", "1e-7".
-  const text = typeof value === 'number' ? String(value) : value.trim();
-  const match = DECIMAL_TEXT.exec(text);
-  const whole = match?.[2] ?? '';
-  const fraction = match?.[3] ?? '';
-  if (!match || whole + fraction === '') throw new DecimalError(`'${text}' is not a decimal number`);
-  const digits = BigInt(whole + fraction) * (match[1] === '-' ? -1n : 1n);
-  const scale = fraction.length - Number(match[4] ?? '0');
-  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
-}
-
-/** Decimal text (or a number) as an exact count of units; throws DecimalError past 18 decimals. */
-export function toUnits(value: string | number): bigint {
-  const { digits, scale } = exactDecimal(value);
-  if (scale <= TOKEN_DECIMALS) return digits * 10n ** BigInt(TOKEN_DECIMALS - scale);
-  const divisor = 10n ** BigInt(scale - TOKEN_DECIMALS);
-  if (digits % divisor !== 0n)
-    throw new DecimalError(`'${String(value)}' has more than ${TOKEN_DECIMALS} decimals`);
-  return digits / divisor;
-}
-
-/** Units as canonical decimal text: no exponent, no trailing zeros ("0.3", "-2", "0"). */
-export function unitsToText(units: bigint): string {
-  const abs = units < 0n ? -units : units;
-  const fraction = (abs % ONE_TOKEN).toString().padStart(TOKEN_DECIMALS, '0').replace(/0+$/, '');
-  return `${units < 0n ? '-' : ''}${abs / ONE_TOKEN}${fraction ? `.${fraction}` : ''}`;
-}
-
-/** Units as the nearest number, for money arithmetic and REAL columns. */
-export const unitsToNumber = (units: bigint): number => Number(unitsToText(units));
-
-/**
- * The tokens `usd` of notional buys at `price`, rounded half away from zero to 18 decimals. The
- * division is done on the exact decimals, not on floats, so equal USD amounts at equal prices always
- * give equal units (a USD-sized close then matches a USD-sized open exactly).
- */
-export function usdToUnits(usd: string | number, price: string | number): bigint {
-  const u = exactDecimal(usd);
-  const p = exactDecimal(price);
-  if (p.digits <= 0n) throw new DecimalError(`price ${String(price)} must be greater than 0`);
-  const numerator = u.digits * 10n ** BigInt(p.scale + TOKEN_DECIMALS);
-  return divideRounded(numerator, p.digits * 10n ** BigInt(u.scale));
-}
-
-/** n / d rounded half away from zero; d > 0. */
-function divideRounded(n: bigint, d: bigint): bigint {
-  const q = n / d;
-  const r = n % d;
-  if (2n * (r < 0n ? -r : r) < d) return q;
-  return n < 0n ? q - 1n : q + 1n;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The ledger
-// ---------------------------------------------------------------------------------------------
-
-/** One account's positions in one token on one protocol. */
-export interface SeriesKey {
-  account: string;
-  protocol: string;
-  /** The token's symbol ("BTC"); the pair is `${symbol}/USD`. */
-  symbol: string;
-  /** The index token; defaults to `indexTokenAddress(protocol, symbol)`. */
-  indexToken?: string;
 }
 
 /** How much a fill trades: tokens as decimal text, exact units, or a USD notional at the fill price. */
@@ -183,25 +86,6 @@ interface OpenPosition {
   /** The position's transactions, each once, in first-seen order (a Set: a position may have thousands). */
   txHashes: Set<string>;
   isLiquidate: boolean;
-}
-
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const seriesText = (s: Required<SeriesKey>) => `${s.protocol}|${s.account.toLowerCase()}|${s.indexToken}`;
-
-/** The id of the order that part `index` of fill `fillId` books. */
-export const orderId = (series: SeriesKey, fillId: string, index: 0 | 1): string =>
-  sha(`order|${seriesText(withIndexToken(series))}|${fillId}|${index}`).slice(0, 32);
-
-/** The id of the position that part `index` of fill `fillId` opens. */
-export const positionId = (series: SeriesKey, fillId: string, index: 0 | 1): string =>
-  sha(`position|${seriesText(withIndexToken(series))}|${fillId}|${index}`).slice(0, 32);
-
-/** The position key: like an on-chain key, the same for every position of (account, token, side). */
-export const positionKey = (series: SeriesKey, isLong: boolean): string =>
-  `0x${sha(`key|${seriesText(withIndexToken(series))}|${isLong ? 'long' : 'short'}`)}`;
-
-function withIndexToken(series: SeriesKey): Required<SeriesKey> {
-  return { ...series, indexToken: series.indexToken ?? indexTokenAddress(series.protocol, series.symbol) };
 }
 
 /** The tokens a fill trades, in units (> 0). */
