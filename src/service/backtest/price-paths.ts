@@ -18,6 +18,29 @@ function tokensTraded(trader: TraderOrders, first: number, toTime: number): Set<
   return used;
 }
 
+/**
+ * The window's paths when `pathOf` gives one for every token the trader traded in it (it answers
+ * null for a token whose path is missing or disagrees with the trader's prices), else the fills:
+ * one honest word for the whole run (docs/backtest.md, Price path).
+ */
+function pathsOrFills(
+  trader: TraderOrders,
+  fromTime: number,
+  toTime: number,
+  pathOf: (k: number, first: number) => PriceSeries | null,
+): PricePaths {
+  const first = trader.firstAtOrAfter(fromTime);
+  const used = tokensTraded(trader, first, toTime);
+  if (used.size === 0) return { kind: 'fills', series: trader.fills };
+  const series = trader.fills.slice();
+  for (const k of used) {
+    const path = pathOf(k, first);
+    if (path === null) return { kind: 'fills', series: trader.fills };
+    series[k] = path;
+  }
+  return { kind: 'marks', series };
+}
+
 /** The paths of `trader` over [fromTime, toTime]; `marks` gives a token's mark history, if any. */
 export function pricePathsFor(
   trader: TraderOrders,
@@ -25,19 +48,12 @@ export function pricePathsFor(
   fromTime: number,
   toTime: number,
 ): PricePaths {
-  const first = trader.firstAtOrAfter(fromTime);
-  const used = tokensTraded(trader, first, toTime);
-  if (used.size === 0) return { kind: 'fills', series: trader.fills };
-  const series = trader.fills.slice();
-  for (const k of used) {
+  return pathsOrFills(trader, fromTime, toTime, (k, first) => {
     const mark = marks(trader.tokens[k]!.pair);
     // The demo marks past the seeded history are the live market's stored minutes (demo-marks.ts).
     const path = mark instanceof DemoMarkHistory ? mark.pathFor(trader, k, fromTime, toTime) : mark;
-    if (path === null || !agrees(trader, k, path, first, toTime))
-      return { kind: 'fills', series: trader.fills };
-    series[k] = path;
-  }
-  return { kind: 'marks', series };
+    return path !== null && agrees(trader, k, path, first, toTime) ? path : null;
+  });
 }
 
 /**
@@ -78,17 +94,11 @@ export function venuePathsFor(
   fromTime: number,
   toTime: number,
 ): PricePaths {
-  const first = trader.firstAtOrAfter(fromTime);
-  const used = tokensTraded(trader, first, toTime);
-  if (used.size === 0) return { kind: 'fills', series: trader.fills };
-  const series = trader.fills.slice();
-  for (const k of used) {
+  return pathsOrFills(trader, fromTime, toTime, (k, first) => {
     const window = candlesOf(trader.tokens[k]!.pair);
-    if (window === null || !insideCandles(trader, k, window, first, toTime))
-      return { kind: 'fills', series: trader.fills };
-    series[k] = candlePath(window.candles, window.intervalMs, trader.fills[k]!);
-  }
-  return { kind: 'marks', series };
+    if (window === null || !insideCandles(trader, k, window, first, toTime)) return null;
+    return candlePath(window.candles, window.intervalMs, trader.fills[k]!);
+  });
 }
 
 /** Whether each of the window's prices on token k lies in the candle it fell in (closes aside, as above). */
