@@ -19,6 +19,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
+import { demoTradesAsFills } from '../src/service/real-client/demo-fills';
 
 const USAGE = `Usage: npm run e2e:real-client -- [--git-dir DIR] [--work-dir DIR] [--protocol NAME] [--fresh]
   --git-dir   a clone or mirror of github.com/copin-protocol/copin-interface
@@ -237,61 +238,16 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-/** A size in tokens with at most 18 decimals, the importer's limit, without trailing zeros. */
-const tokens = (sz: number): string =>
-  Math.abs(sz)
-    .toFixed(18)
-    .replace(/\.?0+$/, '');
-
 /**
  * The demo world's busiest traders of its busiest protocol, written as venue fills (CSV, the
- * importer's format): the client lists only protocols it knows, and the demo's have names of our
- * own, so the same trades are imported again under one the client knows (docs/real-clients.md).
+ * importer's format), sizes exact so that each position closes (docs/real-clients.md).
  */
 function exportFills(db: string, csv: string): void {
   const sqlite = new Database(db, { readonly: true });
   try {
-    const protocol = sqlite
-      .prepare('SELECT protocol FROM positions GROUP BY protocol ORDER BY COUNT(*) DESC LIMIT 1')
-      .pluck()
-      .get() as string;
-    const orders = sqlite
-      .prepare(
-        `SELECT o.block_time_ms AS time, o.account, o.pair, o.type, o.is_long, o.price, o.size_delta_in_token AS sz,
-                o.fee, p.is_liquidate
-         FROM orders o JOIN positions p ON p.id = o.position_id
-         WHERE o.protocol = ? AND o.type != 'MARGIN_TRANSFERRED' AND o.account IN (
-           SELECT account FROM positions WHERE protocol = ? GROUP BY account ORDER BY COUNT(*) DESC, account LIMIT ?)
-         ORDER BY o.block_time_ms, o.log_id`,
-      )
-      .all(protocol, protocol, TRADERS_IMPORTED) as {
-      time: number;
-      account: string;
-      pair: string;
-      type: string;
-      is_long: number;
-      price: number;
-      sz: number;
-      fee: number;
-      is_liquidate: number;
-    }[];
-    const grows = (type: string) => type === 'OPEN' || type === 'INCREASE';
-    const lines = orders.map((o) => {
-      const buys = grows(o.type) === (o.is_long === 1);
-      const liquidation = o.type === 'CLOSE' && o.is_liquidate === 1;
-      return [
-        o.time,
-        o.account,
-        o.pair.split('/')[0],
-        buys ? 'B' : 'A',
-        o.price,
-        tokens(o.sz),
-        o.fee,
-        liquidation,
-      ].join(',');
-    });
-    writeFileSync(csv, ['time,user,coin,side,px,sz,fee,liquidation', ...lines].join('\n') + '\n');
-    step(`exported ${orders.length} orders of ${TRADERS_IMPORTED} ${protocol} traders as fills`);
+    const fills = demoTradesAsFills(sqlite, TRADERS_IMPORTED);
+    writeFileSync(csv, fills.csv);
+    step(`exported ${fills.orders} orders of ${TRADERS_IMPORTED} ${fills.protocol} traders as fills`);
   } finally {
     sqlite.close();
   }
