@@ -4,7 +4,7 @@ import { Field } from '@renderer/components/Field';
 import { Segmented, Toggle } from '@renderer/components/Toggle';
 import { formatUsd } from '@renderer/format/number';
 import type { WalletRecord } from '@renderer/pages/funds/wallet-view';
-import { SIDE_LABELS } from '../copy-labels';
+import { SIDE_LABELS } from '@renderer/pages/copy/copy-labels';
 import { numberInput, Section, type CopyFormBinding } from './form-binding';
 
 const SIDE_OPTIONS: readonly { value: CopyTradeSide; label: string }[] = [

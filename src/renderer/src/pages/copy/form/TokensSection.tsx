@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useMemo } from 'react';
 import type { TokensList } from '@shared/ipc/contract';
-import { TokenPicker } from '../TokenPicker';
+import { TokenPicker } from '@renderer/pages/copy/TokenPicker';
 import { Section, switchRow, type CopyFormBinding } from './form-binding';
 
 /** Which tokens are copied: every token (some excluded) or the chosen ones. */
