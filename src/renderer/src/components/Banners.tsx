@@ -112,7 +112,7 @@ export function Banners(): ReactElement | null {
         <Banner tone="warn" testId="ephemeral-banner">
           <p>
             <strong>Temporary keychain.</strong> No OS keychain was running, so this run uses a private one
-            that is deleted when the terminal stops: a wallet created or imported now is lost then. Import
+            that is deleted when the terminal stops: a login key created or imported now is lost then. Import
             only a key you have a copy of.
           </p>
         </Banner>

@@ -130,7 +130,7 @@ function SessionControl(): ReactElement {
       toast({
         tone: 'info',
         title: 'No login key yet',
-        message: 'Create a wallet or import a private key, then log in.',
+        message: 'Create a login key or import a private key, then log in.',
       });
       return;
     }

@@ -19,10 +19,10 @@ export class CallFailure extends Error {
 // Every channel has one (the Record type insists), so no failure toast says only "failed".
 const failureTitles: Record<Channel, string> = {
   'app:info': 'Could not read the terminal information',
-  'wallet:status': 'Could not read the wallet',
-  'wallet:create': 'Could not create the wallet',
+  'wallet:status': 'Could not read the login key',
+  'wallet:create': 'Could not create the login key',
   'wallet:import': 'Could not import the private key',
-  'wallet:delete': 'Could not delete the wallet',
+  'wallet:delete': 'Could not delete the login key',
   'auth:status': 'Could not read the session',
   'auth:login': 'Could not log in',
   'auth:logout': 'Could not log out',

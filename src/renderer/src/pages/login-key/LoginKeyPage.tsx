@@ -66,7 +66,7 @@ function WalletDetails({ address }: { address: string }): ReactElement {
       </dl>
       <div className="danger-zone">
         <div>
-          <p className="danger-title">Delete wallet</p>
+          <p className="danger-title">Delete key</p>
           <p className="panel-text">Removes the private key from the keychain. This cannot be undone.</p>
         </div>
         <button
@@ -116,8 +116,7 @@ export function LoginKeyPage(): ReactElement {
         <h1 id="page-title">Login key</h1>
         <p className="page-lede">
           The key that signs your login to the service. It stays in the keychain; this window only sees its
-          address. It holds no funds for the terminal: the wallets that fund your copy trades, and
-          withdrawals, are on the{' '}
+          address. It only signs: the wallets that fund your copy trades, and withdrawals, are on the{' '}
           <a href="#/funds" data-testid="login-key-funds-link">
             Funds page
           </a>
