@@ -6,6 +6,7 @@
 import { roundUsd, USD_DECIMALS } from '../copy-trading/money';
 import type { ServiceDb } from '../store/database';
 import type { StateDomain } from './external-writes';
+import { LogNumbers } from './log-numbers';
 import { POSITION_COLUMNS_SQL, positionOfRow, type EnginePosition } from './position-rows';
 
 /** A mark price as stored. */
@@ -129,9 +130,11 @@ export class EngineState {
   /** Balances read so far (null: no such wallet). */
   private readonly balances = new Map<string, number | null>();
   private marksNow: Map<string, Mark> | null = null;
+  private readonly logNumbers: LogNumbers;
 
   constructor(db: ServiceDb) {
     this.s = statements(db);
+    this.logNumbers = new LogNumbers(db);
   }
 
   /** Forgets domains someone else wrote: they reload when next needed. */
@@ -140,6 +143,12 @@ export class EngineState {
     if (all || domains.has('positions')) this.positionsNow = null;
     if (all || domains.has('wallets')) this.balances.clear();
     if (all || domains.has('marks')) this.marksNow = null;
+    if (all || domains.has('logs')) this.logNumbers.forget();
+  }
+
+  /** The `seq` of the user's next activity log. */
+  nextLogSeq(userId: string): number {
+    return this.logNumbers.next(userId);
   }
 
   private get positions(): OpenPositions {

@@ -60,8 +60,7 @@ function statements(db: ServiceDb) {
        copy_order_id, protocol, source_account, copy_trade_title, exchange, index_token, pair, source_tx_hash,
        copy_wallet_name, cex_order_id, price, source_price, volume, leverage, is_long, is_success,
        is_reverse, type, reason, created_at_ms, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-       (SELECT COALESCE(MAX(seq), 0) + 1 FROM activity_logs WHERE user_id = ?))`),
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     lookBack: p(LOOK_BACK_SQL).pluck(),
     walletName: p('SELECT name FROM copy_wallets WHERE id = ?').pluck(),
   };
@@ -220,7 +219,7 @@ export class EngineStore {
     ]);
   }
 
-  /** Writes an activity log (its `seq` numbers the user's logs). */
+  /** Writes an activity log (its `seq`, numbered in memory, orders the user's logs: log-numbers.ts). */
   insertLog(a: ActivityLogInsert): void {
     this.logs.push([
       a.id,
@@ -248,7 +247,7 @@ export class EngineStore {
       a.type,
       a.reason,
       a.createdAtMs,
-      a.userId,
+      this.state.nextLogSeq(a.userId),
     ]);
   }
 

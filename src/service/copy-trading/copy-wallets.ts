@@ -25,7 +25,7 @@ type WalletWithMargin = CopyWalletRow & { open_margin: number };
 
 const WALLETS_SQL = `
   SELECT w.*, (SELECT TOTAL(p.margin) FROM copy_positions p
-               WHERE p.copy_wallet_id = w.id AND p.status = 'OPEN') AS open_margin
+               WHERE p.user_id = w.user_id AND p.status = 'OPEN' AND p.copy_wallet_id = w.id) AS open_margin
   FROM copy_wallets w`;
 
 /** The user's copy wallets, oldest first; with `embeddedOn`, only the embedded ones on that exchange. */

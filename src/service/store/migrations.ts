@@ -582,4 +582,21 @@ export const serviceMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'copy write path: one index per user',
+    up: (db) => {
+      // Each of an order's ten copies belongs to another user, copy trade and wallet, so each
+      // index keyed by them dirties a page per copy at every commit (docs/copy-engine.md,
+      // "Schema decisions for the write path"). The copy engine numbers a user's activity logs in
+      // memory (copy-engine/log-numbers.ts), so the (user, seq) index that MAX(seq) read goes.
+      // Copy positions keep the user index: the pages, the PnL sums and the wallets' held margin
+      // are all of one user and read through it; a copy trade and a wallet belong to one user.
+      db.exec(`
+        DROP INDEX IF EXISTS activity_logs_user_seq;
+        DROP INDEX IF EXISTS copy_positions_trade;
+        DROP INDEX IF EXISTS copy_positions_wallet;
+      `);
+    },
+  },
 ];
