@@ -19,9 +19,11 @@ import {
   UNCOMPUTED_STATISTIC_LABELS,
   type GraphqlQueryName,
 } from '../../shared/api/graphql';
+import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
 import { ORDER_TYPES } from '../../shared/api/positions';
 import { POSITION_STATUSES, WINDOWS } from '../../shared/api/common';
 import { STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
+import type { StoredField } from '../../shared/api/stored-fields';
 import { resolveSearch, type GraphqlContext, type SearchArgs } from './resolvers';
 import { SearchPayloadScalar } from './scalars';
 
@@ -102,46 +104,22 @@ const Position = new GraphQLObjectType<unknown, GraphqlContext>({
   }),
 });
 
+/** A stored field's GraphQL type: its scalar, non-null unless the contract lets it be null. */
+function storedFieldType(field: StoredField): GraphQLOutputType {
+  const scalar =
+    field.type === 'number' ? GraphQLFloat : field.type === 'boolean' ? GraphQLBoolean : GraphQLString;
+  return field.nullable ? scalar : nonNull(scalar);
+}
+
+/** `{name: type}` of a shared field definition, in its order. */
+const storedFieldTypes = (defs: Readonly<Record<string, StoredField>>): Record<string, GraphQLOutputType> =>
+  Object.fromEntries(Object.entries(defs).map(([name, field]) => [name, storedFieldType(field)]));
+
 const Order = new GraphQLObjectType<unknown, GraphqlContext>({
   name: 'Order',
   description: "A trader's order.",
-  fields: fields({
-    id: ID,
-    account: Str,
-    key: optStr,
-    protocol: Str,
-    txHash: Str,
-    indexToken: Str,
-    collateralToken: optStr,
-    pair: Str,
-    ...Object.fromEntries(
-      [
-        'sizeDeltaNumber',
-        'sizeNumber',
-        'collateralDeltaNumber',
-        'collateralNumber',
-        'collateralDeltaInTokenNumber',
-        'sizeDeltaInTokenNumber',
-        'realisedPnlNumber',
-        'priceNumber',
-        'sizeTokenNumber',
-        'averagePriceNumber',
-        'feeNumber',
-        'fundingNumber',
-        'fundingRateNumber',
-        'realisedPnl',
-        'leverage',
-      ].map((name) => [name, optNum]),
-    ),
-    isLong: optBool,
-    isOpen: optBool,
-    isClose: optBool,
-    type: nonNull(OrderType),
-    logId: Num,
-    blockNumber: Num,
-    blockTime: Str,
-    createdAt: Str,
-  }),
+  // The id and the type keep their places; only their types are narrower than the stored text.
+  fields: fields({ ...storedFieldTypes(ORDER_WIRE_FIELDS), id: ID, type: nonNull(OrderType) }),
 });
 
 /** Statistic numbers the contract allows to be null (min/max of nothing, drawdowns, risk ratios). */

@@ -1,10 +1,12 @@
+import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
 import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
+import type { StoredField, StoredFieldType } from '../../shared/api/stored-fields';
 
 /** How a wire field is stored: its SQL expression and how filter values are coerced to it. */
 export interface FieldSpec {
   sql: string;
   /** `address`: text whose 0x form is stored checksummed, so filters normalise it first. */
-  type: 'number' | 'string' | 'boolean' | 'time' | 'address';
+  type: StoredFieldType;
 }
 /** Wire field name → storage, for one resource. Only listed fields may be filtered or sorted. */
 export type FieldMap = Readonly<Record<string, FieldSpec>>;
@@ -51,34 +53,17 @@ export const positionFields: FieldMap = {
   updatedAt: time('updated_at_ms'),
 };
 
-/** Order fields (GraphQL searchOrders). */
-export const orderFields: FieldMap = {
-  id: str('id'),
-  account: address('account'),
-  key: str('key'),
-  protocol: str('protocol'),
-  txHash: str('tx_hash'),
-  indexToken: str('index_token'),
-  collateralToken: str('collateral_token'),
-  pair: str('pair'),
-  type: str('type'),
-  isLong: bool('is_long'),
-  sizeDeltaNumber: num('size_delta'),
-  sizeNumber: num('size'),
-  collateralDeltaNumber: num('collateral_delta'),
-  collateralNumber: num('collateral'),
-  priceNumber: num('price'),
-  averagePriceNumber: num('average_price'),
-  realisedPnlNumber: num('realised_pnl'),
-  realisedPnl: num('realised_pnl'),
-  feeNumber: num('fee'),
-  fundingNumber: num('funding'),
-  leverage: num('leverage'),
-  logId: num('log_id'),
-  blockNumber: num('block_number'),
-  blockTime: time('block_time_ms'),
-  createdAt: time('created_at_ms'),
-};
+/** The filterable fields of a shared definition, each reading its column. */
+function filterableFields(fields: Readonly<Record<string, StoredField>>): FieldMap {
+  return Object.fromEntries(
+    Object.entries(fields).flatMap(([name, { column, type, filterable }]) =>
+      filterable && column !== null ? [[name, { sql: column, type }]] : [],
+    ),
+  );
+}
+
+/** Order fields (GraphQL searchOrders), from src/shared/api/order-fields.ts. */
+export const orderFields: FieldMap = filterableFields(ORDER_WIRE_FIELDS);
 
 /** Statistic fields: numeric ones are columns named as on the wire; rankings are `rk_<key>`. */
 export const statisticFields: FieldMap = {

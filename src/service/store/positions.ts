@@ -1,5 +1,7 @@
+import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
 import type { Order, Position } from '../../shared/api/positions';
 import type { ServiceDb } from './database';
+import { wireMapping } from './wire-rows';
 
 /** A `positions` row as stored. */
 export interface PositionRow {
@@ -133,42 +135,10 @@ export function positionExtras(row: PositionRow) {
   };
 }
 
-/** The Order resource of a row. */
-export function orderToWire(row: OrderRow): Order {
-  return {
-    id: row.id,
-    account: row.account,
-    key: row.key,
-    protocol: row.protocol,
-    txHash: row.tx_hash,
-    indexToken: row.index_token,
-    collateralToken: row.collateral_token,
-    pair: row.pair,
-    sizeDeltaNumber: row.size_delta,
-    sizeNumber: row.size,
-    collateralDeltaNumber: row.collateral_delta,
-    collateralNumber: row.collateral,
-    collateralDeltaInTokenNumber: null,
-    sizeDeltaInTokenNumber: row.size_delta_in_token,
-    realisedPnlNumber: row.realised_pnl,
-    priceNumber: row.price,
-    sizeTokenNumber: row.size_in_token,
-    averagePriceNumber: row.average_price,
-    feeNumber: row.fee,
-    fundingNumber: row.funding,
-    fundingRateNumber: null,
-    realisedPnl: row.realised_pnl,
-    leverage: row.leverage,
-    isLong: row.is_long === 1,
-    isOpen: row.type === 'OPEN',
-    isClose: row.type === 'CLOSE',
-    type: row.type,
-    logId: row.log_id,
-    blockNumber: row.block_number,
-    blockTime: iso(row.block_time_ms),
-    createdAt: iso(row.created_at_ms),
-  };
-}
+const orderWire = wireMapping<OrderRow>(ORDER_WIRE_FIELDS);
+
+/** The Order resource of a row, as src/shared/api/order-fields.ts defines each field. */
+export const orderToWire = (row: OrderRow): Order => orderWire(row) as Order;
 
 /** The columns of `positions`, in one order every writer uses. */
 export const POSITION_COLUMNS = [
