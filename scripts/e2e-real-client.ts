@@ -282,12 +282,17 @@ async function prepareData(opts: Options): Promise<string> {
   return db;
 }
 
+/**
+ * The trader page's trader: the busiest one with an open position, so that both the open positions
+ * and the history have rows (most demo traders have nothing open at a given time); else the busiest.
+ */
 function busiestTrader(db: string, protocol: string): string {
   const sqlite = new Database(db, { readonly: true });
   try {
     return sqlite
       .prepare(
-        'SELECT account FROM positions WHERE protocol = ? GROUP BY account ORDER BY COUNT(*) DESC LIMIT 1',
+        `SELECT account FROM positions WHERE protocol = ? GROUP BY account
+         ORDER BY SUM(status = 'OPEN') > 0 DESC, COUNT(*) DESC, account LIMIT 1`,
       )
       .pluck()
       .get(protocol) as string;
