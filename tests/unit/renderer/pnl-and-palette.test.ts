@@ -100,6 +100,7 @@ describe('trader routes', () => {
     expect(pageFromHash('#/wallets')).toBe('funds');
     expect(pageFromHash('#/wallet')).toBe('login-key');
     expect(pageFromHash('#/nowhere')).toBeNull();
+    expect(pageFromHash('#/constructor')).toBeNull();
   });
 });
 

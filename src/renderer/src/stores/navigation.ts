@@ -23,14 +23,17 @@ const isPageId = (value: string): value is PageId => (pageIds as readonly string
  * The pages' former names (docs/ui.md, "Funds and Login key"): an address saved or bookmarked
  * under them still opens the page.
  */
-const FORMER_PAGE_IDS: Readonly<Record<string, PageId>> = { wallets: 'funds', wallet: 'login-key' };
+const FORMER_PAGE_IDS: ReadonlyMap<string, PageId> = new Map([
+  ['wallets', 'funds'],
+  ['wallet', 'login-key'],
+]);
 
 /** `#/tokens` → `tokens`; anything else → null. The hash keeps the page across a reload. */
 export function pageFromHash(hash: string): PageId | null {
   const match = /^#\/([a-z-]+)/.exec(hash);
   const id = match?.[1];
   if (!id) return null;
-  return isPageId(id) ? id : (FORMER_PAGE_IDS[id] ?? null);
+  return isPageId(id) ? id : (FORMER_PAGE_IDS.get(id) ?? null);
 }
 
 /** The href of a page, for links in the rail. */
