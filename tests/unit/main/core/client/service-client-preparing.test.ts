@@ -1,13 +1,13 @@
 // The core's client and a service that answers 503 PREPARING while it prepares its data (issue #20
 // item 1; docs/core.md, A starting service): it waits as long as the preparation moves, whatever
 // the call, and gives up with the service's words only when the preparation stands still.
-import { expectAll } from '../../support/expect-all';
+import { expectAll } from '../../../../support/expect-all';
 import { describe, expect, it, vi } from 'vitest';
-import { ServiceClient } from '../../../src/main/core/client/service-client';
-import { staticCredentials } from '../../../src/main/core/client/credentials';
-import { localProfile } from '../../../src/main/core/profiles/profile-manager';
-import { preparingBody } from '../../../src/service/http/preparing-guard';
-import type { PreparingProgress } from '../../../src/shared/api/preparing';
+import { ServiceClient } from '../../../../../src/main/core/client/service-client';
+import { staticCredentials } from '../../../../../src/main/core/client/credentials';
+import { localProfile } from '../../../../../src/main/core/profiles/profile-manager';
+import { preparingBody } from '../../../../../src/service/http/preparing-guard';
+import type { PreparingProgress } from '../../../../../src/shared/api/preparing';
 
 const profile = { ...localProfile('http://127.0.0.1:9'), id: 'test' };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

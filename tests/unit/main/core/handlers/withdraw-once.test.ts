@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { WithdrawalLog } from '../../../src/main/core/cache/withdrawal-log';
-import { ServiceRequestError } from '../../../src/main/core/client/http';
-import { createWalletHandlers } from '../../../src/main/core/handlers/wallets';
-import type { DomainDeps } from '../../../src/main/core/handlers/handlers';
-import { createWriteGuard } from '../../../src/main/core/handlers/write-guard';
-import type { Withdrawal, WithdrawRequest } from '../../../src/shared/api/copy-wallets';
-import { withdrawSubmitRequestSchema } from '../../../src/shared/ipc/schemas/wallets';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { WithdrawalLog } from '../../../../../src/main/core/cache/withdrawal-log';
+import { ServiceRequestError } from '../../../../../src/main/core/client/http';
+import { createWalletHandlers } from '../../../../../src/main/core/handlers/wallets';
+import type { DomainDeps } from '../../../../../src/main/core/handlers/handlers';
+import { createWriteGuard } from '../../../../../src/main/core/handlers/write-guard';
+import type { Withdrawal, WithdrawRequest } from '../../../../../src/shared/api/copy-wallets';
+import { withdrawSubmitRequestSchema } from '../../../../../src/shared/ipc/schemas/wallets';
 
 const SOURCE = '0x1111111111111111111111111111111111111111';
 const DEST = '0x2222222222222222222222222222222222222222';

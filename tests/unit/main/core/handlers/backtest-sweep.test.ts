@@ -6,12 +6,16 @@ import {
   type SweepRequest,
   type SweepResponse,
   type SweepSettings,
-} from '../../../src/shared/api/backtest';
-import type { ServiceClient } from '../../../src/main/core/client/service-client';
-import { CoreEvents } from '../../../src/main/core/events';
-import { combinationsOf, createBacktestHandlers, splitSweep } from '../../../src/main/core/handlers/backtest';
-import type { BacktestProgress } from '../../../src/shared/ipc/schemas/backtest';
-import { expectAll } from '../../support/expect-all';
+} from '../../../../../src/shared/api/backtest';
+import type { ServiceClient } from '../../../../../src/main/core/client/service-client';
+import { CoreEvents } from '../../../../../src/main/core/events';
+import {
+  combinationsOf,
+  createBacktestHandlers,
+  splitSweep,
+} from '../../../../../src/main/core/handlers/backtest';
+import type { BacktestProgress } from '../../../../../src/shared/ipc/schemas/backtest';
+import { expectAll } from '../../../../support/expect-all';
 
 const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'b'.repeat(40);

@@ -38,8 +38,8 @@ const {
   windowStateFile,
   writeWindowState,
   DEFAULT_WINDOW_SIZE,
-} = await import('../../../src/main/electron/window-state');
-const { createMainWindow } = await import('../../../src/main/electron/window');
+} = await import('../../../../src/main/electron/window-state');
+const { createMainWindow } = await import('../../../../src/main/electron/window');
 
 const laptop = { x: 0, y: 0, width: 1920, height: 1040 };
 const rightMonitor = { x: 1920, y: 0, width: 2560, height: 1400 };

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ServiceClient } from '../../../src/main/core/client/service-client';
-import type { Credentials } from '../../../src/main/core/client/credentials';
-import { localProfile } from '../../../src/main/core/profiles/profile-manager';
-import { feesOf, DEFAULT_WITHDRAW_FEES } from '../../../src/main/core/handlers/wallets';
+import { ServiceClient } from '../../../../../src/main/core/client/service-client';
+import type { Credentials } from '../../../../../src/main/core/client/credentials';
+import { localProfile } from '../../../../../src/main/core/profiles/profile-manager';
+import { feesOf, DEFAULT_WITHDRAW_FEES } from '../../../../../src/main/core/handlers/wallets';
 
 const profile = { ...localProfile('http://127.0.0.1:9'), id: 'test' };
 const json = (status: number, body: unknown) =>

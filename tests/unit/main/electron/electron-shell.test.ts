@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { channelNames } from '../../../src/shared/ipc/names';
+import { channelNames } from '../../../../src/shared/ipc/names';
 
 // Electron cannot run on this machine; the shell is thin enough to test with `electron` mocked.
 const windows: { options: Record<string, unknown>; loaded: string[] }[] = [];
@@ -26,11 +26,11 @@ vi.mock('electron', () => {
 });
 
 const { SECURE_WEB_PREFERENCES, applySecurity, isAppUrl, isAllowedExternal, restrictPermissions } =
-  await import('../../../src/main/electron/security');
-const { registerIpc, forwardEvents } = await import('../../../src/main/electron/ipc');
-const { createMainWindow } = await import('../../../src/main/electron/window');
-const { claimSingleInstance } = await import('../../../src/main/electron/single-instance');
-const { CoreEvents } = await import('../../../src/main/core/events');
+  await import('../../../../src/main/electron/security');
+const { registerIpc, forwardEvents } = await import('../../../../src/main/electron/ipc');
+const { createMainWindow } = await import('../../../../src/main/electron/window');
+const { claimSingleInstance } = await import('../../../../src/main/electron/single-instance');
+const { CoreEvents } = await import('../../../../src/main/core/events');
 
 const APP_URL = 'file:///opt/copydesk/out/renderer/index.html';
 

@@ -15,10 +15,11 @@ import {
   pngSize,
   readIcns,
   readIco,
-} from '../../../scripts/icons/formats';
+} from '../../../../scripts/icons/formats';
 
 vi.mock('electron', () => ({}));
-const { APP_ID, LINUX_DESKTOP_FILE, PRODUCT_NAME } = await import('../../../src/main/electron/app-identity');
+const { APP_ID, LINUX_DESKTOP_FILE, PRODUCT_NAME } =
+  await import('../../../../src/main/electron/app-identity');
 
 // The installers cannot be built here (electron-builder downloads Electron's builds from GitHub), so
 // these tests check what can be checked without them: the configuration, as electron-builder itself

@@ -18,9 +18,9 @@ vi.mock('node:path', async (original) => {
 });
 vi.mock('electron', () => ({}));
 
-const { defaultDataDir } = await import('../../../src/node/data-dir');
+const { defaultDataDir } = await import('../../../../src/node/data-dir');
 const { APP_ID, LINUX_DESKTOP_FILE, PRODUCT_NAME, electronDataDir, setAppIdentity } =
-  await import('../../../src/main/electron/app-identity');
+  await import('../../../../src/main/electron/app-identity');
 
 const realPlatform = process.platform;
 const setPlatform = (platform: NodeJS.Platform) =>

@@ -10,10 +10,10 @@ import {
   csvLine,
   writeCsv,
   type CsvCell,
-} from '../../../src/main/core/export/csv';
-import type { DomainDeps } from '../../../src/main/core/handlers/handlers';
-import { createExportHandlers } from '../../../src/main/core/handlers/export';
-import { exportsFolderPicker } from '../../../src/main/core/export/exports-folder';
+} from '../../../../../src/main/core/export/csv';
+import type { DomainDeps } from '../../../../../src/main/core/handlers/handlers';
+import { createExportHandlers } from '../../../../../src/main/core/handlers/export';
+import { exportsFolderPicker } from '../../../../../src/main/core/export/exports-folder';
 
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

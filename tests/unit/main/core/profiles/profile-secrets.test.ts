@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { KeyValueTable } from '../../../src/main/core/cache/key-value';
-import { CoreError } from '../../../src/main/core/errors';
-import { ProfileManager } from '../../../src/main/core/profiles/profile-manager';
-import { apiKeyAccount, ProfileStore } from '../../../src/main/core/profiles/profile-store';
-import type { SecretStore } from '../../../src/main/core/secrets/secret-store';
-import type { Wallet } from '../../../src/main/core/wallet/wallet';
-import type { ServiceProfile } from '../../../src/shared/profile';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { KeyValueTable } from '../../../../../src/main/core/cache/key-value';
+import { CoreError } from '../../../../../src/main/core/errors';
+import { ProfileManager } from '../../../../../src/main/core/profiles/profile-manager';
+import { apiKeyAccount, ProfileStore } from '../../../../../src/main/core/profiles/profile-store';
+import type { SecretStore } from '../../../../../src/main/core/secrets/secret-store';
+import type { Wallet } from '../../../../../src/main/core/wallet/wallet';
+import type { ServiceProfile } from '../../../../../src/shared/profile';
 
 class MemorySecrets implements SecretStore {
   readonly items = new Map<string, string>();

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { openWithdrawalsDatabase } from '../../../src/main/core/cache/withdrawals-file';
+import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { openWithdrawalsDatabase } from '../../../../../src/main/core/cache/withdrawals-file';
 
 let dir: string | null = null;
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ServiceEventStream } from '../../../src/main/core/client/event-stream';
+import { ServiceEventStream } from '../../../../../src/main/core/client/event-stream';
 
 // A stand-in for the service's `/events`: refuses tokens other than `good`, then streams.
 const open = new Set<ServerResponse>();

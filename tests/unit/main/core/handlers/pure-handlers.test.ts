@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { liveConditions, liveSearchBody } from '../../../src/main/core/handlers/live';
-import { previewWithdrawal } from '../../../src/main/core/handlers/wallets';
-import { liveFeedRequestSchema } from '../../../src/shared/ipc/schemas/live';
+import { liveConditions, liveSearchBody } from '../../../../../src/main/core/handlers/live';
+import { previewWithdrawal } from '../../../../../src/main/core/handlers/wallets';
+import { liveFeedRequestSchema } from '../../../../../src/shared/ipc/schemas/live';
 
 const feed = (input: unknown) => liveFeedRequestSchema.parse(input);
 

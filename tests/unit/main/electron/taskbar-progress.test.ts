@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({}));
 const { TaskbarProgress, showCoreProgress, trackCall } =
-  await import('../../../src/main/electron/taskbar-progress');
-const { CoreEvents } = await import('../../../src/main/core/events');
-const { registerIpc } = await import('../../../src/main/electron/ipc');
+  await import('../../../../src/main/electron/taskbar-progress');
+const { CoreEvents } = await import('../../../../src/main/core/events');
+const { registerIpc } = await import('../../../../src/main/electron/ipc');
 
 function fakeWindow() {
   return { setProgressBar: vi.fn(), isDestroyed: vi.fn(() => false) };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { saveDialogPicker } from '../../../src/main/electron/save-dialog';
+import { saveDialogPicker } from '../../../../src/main/electron/save-dialog';
 
 // `dialog` is Electron's; the shell passes it in, so a stand-in is all this needs.
 describe('the Electron save dialog for exports', () => {

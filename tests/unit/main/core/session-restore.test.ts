@@ -1,10 +1,10 @@
 // The saved session is read back from the keychain when the terminal starts (session.ts). These
 // run the SessionManager over a keychain whose reads are slow or fail, as under load at startup.
 import { describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../../../src/main/core/client/service-client';
-import { KeychainUnavailableError, type SecretStore } from '../../../src/main/core/secrets/secret-store';
-import { SessionManager, sessionAccount } from '../../../src/main/core/session';
-import { Wallet } from '../../../src/main/core/wallet/wallet';
+import type { ServiceClient } from '../../../../src/main/core/client/service-client';
+import { KeychainUnavailableError, type SecretStore } from '../../../../src/main/core/secrets/secret-store';
+import { SessionManager, sessionAccount } from '../../../../src/main/core/session';
+import { Wallet } from '../../../../src/main/core/wallet/wallet';
 
 const ADDRESS_KEY = `0x${'11'.repeat(32)}`;
 

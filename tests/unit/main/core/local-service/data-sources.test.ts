@@ -2,13 +2,13 @@
 // them, how they are kept with the other settings, and how the settings channel applies a change
 // (restart, and putting the previous sources back when the service does not start with the new).
 import { describe, expect, it, vi } from 'vitest';
-import type { KeyValueTable } from '../../../src/main/core/cache/key-value';
-import { serviceArgsFor, sameSources } from '../../../src/main/core/local-service/data-sources';
-import { createSettingsHandlers } from '../../../src/main/core/handlers/settings';
-import type { DomainDeps } from '../../../src/main/core/handlers/handlers';
-import { DEFAULT_SETTINGS, SettingsStore } from '../../../src/main/core/settings/settings-store';
-import { channels, describeIssues } from '../../../src/shared';
-import type { DataSources } from '../../../src/shared/ipc/schemas/settings';
+import type { KeyValueTable } from '../../../../../src/main/core/cache/key-value';
+import { serviceArgsFor, sameSources } from '../../../../../src/main/core/local-service/data-sources';
+import { createSettingsHandlers } from '../../../../../src/main/core/handlers/settings';
+import type { DomainDeps } from '../../../../../src/main/core/handlers/handlers';
+import { DEFAULT_SETTINGS, SettingsStore } from '../../../../../src/main/core/settings/settings-store';
+import { channels, describeIssues } from '../../../../../src/shared';
+import type { DataSources } from '../../../../../src/shared/ipc/schemas/settings';
 
 /** A key-value table in memory, holding what was saved as JSON text would. */
 function memoryTable(initial: Record<string, unknown> = {}): KeyValueTable {
@@ -172,7 +172,7 @@ describe('settings:update applies the data sources', () => {
 
 describe('tests never reach the real venue', () => {
   it('every test process has the venue feed pointed at a closed port on 127.0.0.1', async () => {
-    const { OFFLINE_VENUE_ENV } = await import('../../support/offline-venue');
+    const { OFFLINE_VENUE_ENV } = await import('../../../../support/offline-venue');
     for (const [name, value] of Object.entries(OFFLINE_VENUE_ENV)) {
       expect(process.env[name], name).toBe(value);
       expect(new URL(value).hostname).toBe('127.0.0.1');

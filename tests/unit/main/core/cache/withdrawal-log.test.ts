@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheMigrations, openCacheDatabase } from '../../../src/main/core/cache/cache-db';
-import { KeyValueTable } from '../../../src/main/core/cache/key-value';
-import { WithdrawalLog } from '../../../src/main/core/cache/withdrawal-log';
-import type { Withdrawal } from '../../../src/shared/api/copy-wallets';
+import { cacheMigrations, openCacheDatabase } from '../../../../../src/main/core/cache/cache-db';
+import { KeyValueTable } from '../../../../../src/main/core/cache/key-value';
+import { WithdrawalLog } from '../../../../../src/main/core/cache/withdrawal-log';
+import type { Withdrawal } from '../../../../../src/shared/api/copy-wallets';
 
 const withdrawal = (amount: number, userId = 'u1'): Withdrawal => ({
   userId,

@@ -2,8 +2,8 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({}));
-const { menuTemplate } = await import('../../../src/main/electron/menu');
-const { aboutMessage, showAbout } = await import('../../../src/main/electron/about');
+const { menuTemplate } = await import('../../../../src/main/electron/menu');
+const { aboutMessage, showAbout } = await import('../../../../src/main/electron/about');
 
 type Item = MenuItemConstructorOptions;
 const submenu = (item: Item | undefined): Item[] => (item?.submenu ?? []) as Item[];
