@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownProtocols } from '../../src/service/market/catalogue';
 import { seedDemoWorld, type SeedDemoResult } from '../../src/service/market/simulator';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
-import { positionViolations } from '../unit/service/simulator/identities';
+import { positionViolations } from '../unit/service/market/simulator/identities';
 
 const NOW = Date.UTC(2026, 5, 1, 15, 45);
 

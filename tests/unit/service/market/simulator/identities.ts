@@ -1,8 +1,8 @@
 // The identities every simulated position must obey (docs/semantics.md, Positions), checked from the
 // stored rows alone: a position against its own orders. Shared by the unit and integration tests.
-import type { ServiceDb } from '../../../../src/service/store/database';
-import type { OrderRow, PositionRow } from '../../../../src/service/store/positions';
-import { MAINTENANCE, takerFeeOf } from '../../../../src/service/market/simulator/parameters';
+import type { ServiceDb } from '../../../../../src/service/store/database';
+import type { OrderRow, PositionRow } from '../../../../../src/service/store/positions';
+import { MAINTENANCE, takerFeeOf } from '../../../../../src/service/market/simulator/parameters';
 
 const EPS = 1e-6;
 const near = (a: number, b: number, tolerance = EPS): boolean =>

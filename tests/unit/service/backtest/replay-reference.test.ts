@@ -5,15 +5,15 @@
 // positions and fills, on the marks path and on the fills path.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PriceSeries } from '../../../src/service/backtest/price-series';
+import { PriceSeries } from '../../../../src/service/backtest/price-series';
 import {
   filterMask,
   simulate,
   type RunSettings,
   type SimulatedFill,
-} from '../../../src/service/backtest/simulate';
-import { traderOf } from '../../../src/service/backtest/trader-orders';
-import type { SourceOrder } from '../../../src/service/copy-engine/types';
+} from '../../../../src/service/backtest/simulate';
+import { traderOf } from '../../../../src/service/backtest/trader-orders';
+import type { SourceOrder } from '../../../../src/service/copy-engine/types';
 import * as reference from './reference-replay';
 import { settings } from './world';
 

@@ -44,8 +44,8 @@ import {
   withdrawalVenueFees,
   zNumber,
   zObject,
-} from '../../../src/shared/api';
-import type { CopyTrade, CopyTradeCreateInput } from '../../../src/shared/api';
+} from '../../../../src/shared/api';
+import type { CopyTrade, CopyTradeCreateInput } from '../../../../src/shared/api';
 
 const ACCOUNT = `0x${'a'.repeat(40)}`;
 const OTHER = `0x${'b'.repeat(40)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestKey } from '../../../src/shared/ipc/request-key';
+import { requestKey } from '../../../../src/shared/ipc/request-key';
 
 describe('requestKey', () => {
   it('is the same for equal requests whatever their field order', () => {

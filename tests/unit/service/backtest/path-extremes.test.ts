@@ -1,7 +1,7 @@
 // The block extremes of a path against reading every point (docs/backtest.md, Speed).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extremesOf, firstCrossIn, stretchExtremes } from '../../../src/service/backtest/path-extremes';
+import { extremesOf, firstCrossIn, stretchExtremes } from '../../../../src/service/backtest/path-extremes';
 
 /** A walk of `n` points, with a NaN now and then (a gap the crossing test never crosses at). */
 const path = fc

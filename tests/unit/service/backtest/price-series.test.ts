@@ -1,8 +1,8 @@
 // The price path's searches against brute force, and the fast price rounding against toPrecision.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PriceSeries } from '../../../src/service/backtest/price-series';
-import { roundPrice } from '../../../src/service/copy-engine/exits';
+import { PriceSeries } from '../../../../src/service/backtest/price-series';
+import { roundPrice } from '../../../../src/service/copy-engine/exits';
 
 /** A seeded uniform draw. */
 function rng(seed: number) {

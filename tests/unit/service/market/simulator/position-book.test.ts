@@ -1,11 +1,11 @@
 // A simulated position against numbers worked by hand (docs/semantics.md, Positions).
 import { describe, expect, it } from 'vitest';
-import { MAINTENANCE } from '../../../../src/service/market/simulator/parameters';
+import { MAINTENANCE } from '../../../../../src/service/market/simulator/parameters';
 import {
   SimPosition,
   type OrderStamper,
   type PositionIdentity,
-} from '../../../../src/service/market/simulator/position-book';
+} from '../../../../../src/service/market/simulator/position-book';
 import { checkPosition } from './identities';
 
 const identity = (isLong: boolean): PositionIdentity => ({

@@ -2,15 +2,15 @@
 // and reported as the service's market state, never a silent stop; a catch-up at start that meets
 // an order it cannot copy skips it with a log line instead of refusing to start.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ServiceConfig } from '../../../src/service/config';
-import { catchUpSourceOrders } from '../../../src/service/copy-engine/market-orders';
-import type { CopyEvent, SourceOrder } from '../../../src/service/copy-engine/types';
-import { startLiveMarket } from '../../../src/service/market/simulator/live';
-import type { CopyEnginePort } from '../../../src/service/sandbox/engine-port';
-import type { LiveStatistics } from '../../../src/service/statistics/compute/live-statistics';
-import { openServiceDatabase } from '../../../src/service/store/database';
-import { startLiveWorld } from '../../../src/service/preparation/demo-world';
-import { startTestService } from '../../support/service';
+import type { ServiceConfig } from '../../../../../src/service/config';
+import { catchUpSourceOrders } from '../../../../../src/service/copy-engine/market-orders';
+import type { CopyEvent, SourceOrder } from '../../../../../src/service/copy-engine/types';
+import { startLiveMarket } from '../../../../../src/service/market/simulator/live';
+import type { CopyEnginePort } from '../../../../../src/service/sandbox/engine-port';
+import type { LiveStatistics } from '../../../../../src/service/statistics/compute/live-statistics';
+import { openServiceDatabase } from '../../../../../src/service/store/database';
+import { startLiveWorld } from '../../../../../src/service/preparation/demo-world';
+import { startTestService } from '../../../../support/service';
 
 const NOW = Date.UTC(2026, 2, 15, 9, 30);
 const statistics = { traderChanged: () => {}, refreshRankings: () => {} } as unknown as LiveStatistics;

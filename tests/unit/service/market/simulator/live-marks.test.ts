@@ -2,12 +2,12 @@
 // demo path past the seeded history built on it (docs/backtest.md, Price path), on an in-memory
 // store with hand-written ticks and orders.
 import { describe, expect, it } from 'vitest';
-import { DemoMarks } from '../../../../src/service/backtest/demo-marks';
-import { traderOf } from '../../../../src/service/backtest/trader-orders';
-import type { SourceOrder } from '../../../../src/service/copy-engine/types';
-import { LiveMarksRecorder, type LiveMinute } from '../../../../src/service/market/simulator/live-marks';
-import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
-import { writeMeta } from '../../../../src/service/store/meta';
+import { DemoMarks } from '../../../../../src/service/backtest/demo-marks';
+import { traderOf } from '../../../../../src/service/backtest/trader-orders';
+import type { SourceOrder } from '../../../../../src/service/copy-engine/types';
+import { LiveMarksRecorder, type LiveMinute } from '../../../../../src/service/market/simulator/live-marks';
+import { openServiceDatabase, type ServiceDb } from '../../../../../src/service/store/database';
+import { writeMeta } from '../../../../../src/service/store/meta';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -1,8 +1,8 @@
 // The interval a backtest window takes (docs/venue-feed.md, Candles) and the strict reading of a
 // candleSnapshot answer: computed by hand.
 import { describe, expect, it } from 'vitest';
-import { readCandlesPage } from '../../../../src/service/venues/hyperliquid/venue-candle-page';
-import { intervalForWindow } from '../../../../src/service/venues/hyperliquid/venue-candles';
+import { readCandlesPage } from '../../../../../src/service/venues/hyperliquid/venue-candle-page';
+import { intervalForWindow } from '../../../../../src/service/venues/hyperliquid/venue-candles';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

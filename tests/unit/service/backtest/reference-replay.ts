@@ -2,12 +2,16 @@
 // of issue 16 (a search of the path for exits after every fill, a factor per OPEN, an object per
 // copy), kept unchanged so that the faster replay in src/service/backtest/simulate.ts can be held
 // to its answers. Not used by the service.
-import type { BacktestCloseReason, EquityPoint, SimulatorPosition } from '../../../src/shared/api/backtest';
-import type { CloseType } from '../../../src/shared/api/copy-positions';
-import { roundUsd, USD_DECIMALS } from '../../../src/service/copy-trading/money';
-import { exitAt, type ExitSettings } from '../../../src/service/copy-engine/exits';
-import type { CopyFees } from '../../../src/service/copy-engine/fills';
-import { skipReason, type FilterSubject } from '../../../src/service/copy-engine/filters';
+import type {
+  BacktestCloseReason,
+  EquityPoint,
+  SimulatorPosition,
+} from '../../../../src/shared/api/backtest';
+import type { CloseType } from '../../../../src/shared/api/copy-positions';
+import { roundUsd, USD_DECIMALS } from '../../../../src/service/copy-trading/money';
+import { exitAt, type ExitSettings } from '../../../../src/service/copy-engine/exits';
+import type { CopyFees } from '../../../../src/service/copy-engine/fills';
+import { skipReason, type FilterSubject } from '../../../../src/service/copy-engine/filters';
 import {
   applyClose,
   applyIncrease,
@@ -19,11 +23,11 @@ import {
   openedPosition,
   type FillFigures,
   type HeldPosition,
-} from '../../../src/service/copy-engine/position-fills';
-import { increaseMargin, openSize, volumeFactorOfMean } from '../../../src/service/copy-engine/sizing';
-import type { SourceOrder } from '../../../src/service/copy-engine/types';
-import type { PriceSeries } from '../../../src/service/backtest/price-series';
-import { ORDER_CODE, type TraderOrders } from '../../../src/service/backtest/trader-orders';
+} from '../../../../src/service/copy-engine/position-fills';
+import { increaseMargin, openSize, volumeFactorOfMean } from '../../../../src/service/copy-engine/sizing';
+import type { SourceOrder } from '../../../../src/service/copy-engine/types';
+import type { PriceSeries } from '../../../../src/service/backtest/price-series';
+import { ORDER_CODE, type TraderOrders } from '../../../../src/service/backtest/trader-orders';
 
 /** One configuration, resolved: every default applied, times in epoch ms. */
 export interface RunSettings {

@@ -4,11 +4,14 @@
 // a sort) and on large ones (ranked by the radix sort) alike.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RANKING_KEYS, type RankingKey } from '../../../src/shared/api/statistics';
-import { percentiles, RADIX_FROM } from '../../../src/shared/ranking/percentiles';
-import { rankPopulation, type RankingInput } from '../../../src/service/statistics/formulas/rankings';
-import { LOWER_IS_BETTER, percentiles as datasetPercentiles } from '../../../src/main/core/datasets/rankings';
-import { RadixScratch } from '../../../src/shared/statistics-index/radix-sort';
+import { RANKING_KEYS, type RankingKey } from '../../../../src/shared/api/statistics';
+import { percentiles, RADIX_FROM } from '../../../../src/shared/ranking/percentiles';
+import { rankPopulation, type RankingInput } from '../../../../src/service/statistics/formulas/rankings';
+import {
+  LOWER_IS_BETTER,
+  percentiles as datasetPercentiles,
+} from '../../../../src/main/core/datasets/rankings';
+import { RadixScratch } from '../../../../src/shared/statistics-index/radix-sort';
 
 /** The definition: 100 × #(values strictly worse) / (N − 1), 2 decimals; missing is worst. */
 function reference(values: Float64Array, lowerIsBetter: boolean): number[] {

@@ -2,11 +2,11 @@
 // it is the same for the same seed, and its traders behave like their styles.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knownProtocols } from '../../../../src/service/market/catalogue';
-import { seedDemoWorld, type SeedProgress } from '../../../../src/service/market/simulator/seed-demo';
-import { buildWorld, forEachPosition } from '../../../../src/service/market/simulator/world';
-import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
-import type { PositionRow } from '../../../../src/service/store/positions';
+import { knownProtocols } from '../../../../../src/service/market/catalogue';
+import { seedDemoWorld, type SeedProgress } from '../../../../../src/service/market/simulator/seed-demo';
+import { buildWorld, forEachPosition } from '../../../../../src/service/market/simulator/world';
+import { openServiceDatabase, type ServiceDb } from '../../../../../src/service/store/database';
+import type { PositionRow } from '../../../../../src/service/store/positions';
 import { positionViolations } from './identities';
 
 const NOW = Date.UTC(2026, 2, 15, 9, 30);

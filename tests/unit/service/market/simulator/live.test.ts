@@ -1,12 +1,12 @@
 // The live market over a small demo world, driven by step() (and once by fake timers): no test
 // sleeps.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { knownProtocols } from '../../../../src/service/market/catalogue';
-import { startLiveMarket, type LiveEvent } from '../../../../src/service/market/simulator/live';
-import { seedDemoWorld } from '../../../../src/service/market/simulator/seed-demo';
-import { openServiceDatabase, type ServiceDb } from '../../../../src/service/store/database';
+import { knownProtocols } from '../../../../../src/service/market/catalogue';
+import { startLiveMarket, type LiveEvent } from '../../../../../src/service/market/simulator/live';
+import { seedDemoWorld } from '../../../../../src/service/market/simulator/seed-demo';
+import { openServiceDatabase, type ServiceDb } from '../../../../../src/service/store/database';
 import { positionViolations } from './identities';
-import { expectAll } from '../../../support/expect-all';
+import { expectAll } from '../../../../support/expect-all';
 
 const NOW = Date.UTC(2026, 2, 15, 9, 30);
 

@@ -1,12 +1,12 @@
 // The two fill parsers: what they read, and the line and reason of every row they refuse.
 import { describe, expect, it } from 'vitest';
-import { FileError, accountInFileName, timeField } from '../../../../src/service/market/importers/fields';
-import { csvRecords, parseFillsCsv } from '../../../../src/service/market/importers/fills-csv';
+import { FileError, accountInFileName, timeField } from '../../../../../src/service/market/importers/fields';
+import { csvRecords, parseFillsCsv } from '../../../../../src/service/market/importers/fills-csv';
 import {
   arrayElementLines,
   isLiquidationOf,
   parseFillsJson,
-} from '../../../../src/service/market/importers/fills-json';
+} from '../../../../../src/service/market/importers/fills-json';
 
 const A = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const B = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';

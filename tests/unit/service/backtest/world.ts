@@ -1,9 +1,9 @@
 // A small backtest world for the rule scenarios: source orders written by hand, mark paths written
 // by hand, the copy settings of docs/backtest.md's examples.
-import { PriceSeries } from '../../../src/service/backtest/price-series';
-import { filterMask, simulate, type RunSettings } from '../../../src/service/backtest/simulate';
-import { traderOf } from '../../../src/service/backtest/stored-orders';
-import type { SourceOrder } from '../../../src/service/copy-engine/types';
+import { PriceSeries } from '../../../../src/service/backtest/price-series';
+import { filterMask, simulate, type RunSettings } from '../../../../src/service/backtest/simulate';
+import { traderOf } from '../../../../src/service/backtest/stored-orders';
+import type { SourceOrder } from '../../../../src/service/copy-engine/types';
 
 export const BTC = 'BTC-TOKEN';
 export const ETH = 'ETH-TOKEN';

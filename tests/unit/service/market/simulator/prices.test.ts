@@ -1,9 +1,9 @@
 // The price paths: deterministic, positive, with the volatility they are given, and a crossing
 // search that finds what a plain scan finds.
 import { describe, expect, it } from 'vitest';
-import { SeededRandom } from '../../../../src/service/fixture/random';
-import { SYMBOL_DYNAMICS, STEP_MS, YEAR_MS } from '../../../../src/service/market/simulator/parameters';
-import { buildPricePaths, type PricePath } from '../../../../src/service/market/simulator/prices';
+import { SeededRandom } from '../../../../../src/service/fixture/random';
+import { SYMBOL_DYNAMICS, STEP_MS, YEAR_MS } from '../../../../../src/service/market/simulator/parameters';
+import { buildPricePaths, type PricePath } from '../../../../../src/service/market/simulator/prices';
 
 const END = Date.UTC(2026, 0, 10);
 const paths = buildPricePaths(7, ['BTC', 'DOGE', 'EUR'], END, 10);

@@ -1,8 +1,11 @@
 // The feed's request budget on a hand-driven clock: no sliding minute ever spends more than the
 // rate, refunds give weight back at once, and a 429 lowers the rate, pauses, and recovers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SeededRandom } from '../../../../src/service/fixture/random';
-import { RequestBudget, type BudgetClock } from '../../../../src/service/venues/hyperliquid/request-budget';
+import { SeededRandom } from '../../../../../src/service/fixture/random';
+import {
+  RequestBudget,
+  type BudgetClock,
+} from '../../../../../src/service/venues/hyperliquid/request-budget';
 
 const MINUTE = 60_000;
 

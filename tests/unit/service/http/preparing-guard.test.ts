@@ -3,9 +3,9 @@
 // the step, before its handler runs; a write that found the store busy meanwhile is told to retry.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { installErrorHandlers } from '../../../src/service/http/errors';
-import { busyWhilePreparing, installPreparingGuard } from '../../../src/service/http/preparing-guard';
-import { preparingErrorBodySchema, type PreparingProgress } from '../../../src/shared/api/preparing';
+import { installErrorHandlers } from '../../../../src/service/http/errors';
+import { busyWhilePreparing, installPreparingGuard } from '../../../../src/service/http/preparing-guard';
+import { preparingErrorBodySchema, type PreparingProgress } from '../../../../src/shared/api/preparing';
 
 /** A service with a guarded route, the login route (which may find the store busy), and health. */
 function service() {
