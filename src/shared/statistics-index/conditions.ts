@@ -1,3 +1,4 @@
+import type { CodeBound, NumberCodes } from './number-column';
 import type { Population } from './population';
 
 /** A condition's value, already coerced to its field's kind by the caller (numbers for numbers). */
@@ -72,14 +73,14 @@ function conditionTest(population: Population, condition: IndexCondition): Recor
   if (kind === 'number') {
     const values = population.number(condition.field);
     return (row) => {
-      const x = values[row] as number;
+      const x = values.at(row);
       for (const test of tests) if (!(test as (v: number) => boolean)(x)) return false;
       return true;
     };
   }
   const texts = population.text(condition.field);
   return (row) => {
-    const x = texts[row] as string;
+    const x = texts.at(row);
     for (const test of tests) if (!(test as (v: string) => boolean)(x)) return false;
     return true;
   };
@@ -144,8 +145,7 @@ function boundRange(population: Population, c: FieldCondition, kind: 'number' | 
     [c.gte, c.gt, c.lte, c.lt].some((b) => b !== undefined) || (c.match !== undefined && c.match !== null);
   if (!bounded) return null;
   const order = population.ascending(c.field);
-  const values: ArrayLike<IndexValue> =
-    kind === 'number' ? population.number(c.field) : population.text(c.field);
+  const column = kind === 'number' ? population.number(c.field) : population.text(c.field);
   const first = population.missing(c.field);
   // The first place at or after `first` whose value is ≥ v (or > v with `strict`).
   const place = (v: IndexValue, strict: boolean) => {
@@ -153,7 +153,7 @@ function boundRange(population: Population, c: FieldCondition, kind: 'number' | 
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const x = values[order[mid] as number] as IndexValue;
+      const x = column.at(order[mid] as number);
       if (strict ? x <= v : x < v) lo = mid + 1;
       else hi = mid;
     }
@@ -172,13 +172,12 @@ function boundRange(population: Population, c: FieldCondition, kind: 'number' | 
   return { field: c.field, from, to: Math.max(from, to) };
 }
 
-/** A numeric bound condition tested inline: NaN fails every comparison, as NULL does in SQL. */
-interface NumericBound {
-  values: Float64Array;
-  lo: number;
-  loStrict: boolean;
-  hi: number;
-  hiStrict: boolean;
+/**
+ * A numeric bound condition tested inline over a column's codes (number-column.ts): a missing
+ * value fails every comparison, as NULL does in SQL.
+ */
+interface NumericBound extends CodeBound {
+  codes: NumberCodes;
 }
 
 /** The bounds of a condition on a number column that has nothing but bounds (and `match`), or null. */
@@ -205,7 +204,8 @@ function numericBound(population: Population, c: IndexCondition): NumericBound |
   if (c.gt !== undefined) raise(c.gt as number, true);
   if (c.lte !== undefined) lower(c.lte as number, false);
   if (c.lt !== undefined) lower(c.lt as number, true);
-  return { values: population.number(c.field), lo, loStrict, hi, hiStrict };
+  const column = population.number(c.field);
+  return { codes: column.codes, ...column.codeBound(lo, loStrict, hi, hiStrict) };
 }
 
 let scratch = new Uint32Array(1024);
@@ -234,7 +234,7 @@ export function matchingRecords(population: Population, conditions: readonly Ind
   let count = 0;
   const keep = (row: number) => {
     for (const b of bounds) {
-      const v = b.values[row] as number;
+      const v = b.codes[row] as number;
       if (!(b.loStrict ? v > b.lo : v >= b.lo) || !(b.hiStrict ? v < b.hi : v <= b.hi)) return;
     }
     if (test === null || test(row)) out[count++] = row;

@@ -1,4 +1,4 @@
-import type { Population } from './population';
+import { noBytes, type IndexBytes, type Population } from './population';
 
 /**
  * One generation of the index: every population by key (`protocol|window`). Immutable: a change
@@ -38,6 +38,13 @@ export class IndexGeneration {
     let total = 0;
     for (const p of this.populations.values()) total += p.size;
     return total;
+  }
+
+  /** Bytes held by all populations, by what holds them (see Population.bytesByKind). */
+  bytesByKind(): IndexBytes {
+    const into = noBytes();
+    for (const p of this.populations.values()) p.bytesByKind(into);
+    return into;
   }
 
   /** Bytes held by all populations (see Population.bytes). */

@@ -1,5 +1,6 @@
 import { matchingRecords, type IndexCondition } from './conditions';
 import type { Population } from './population';
+import { compareTexts } from './text-column';
 
 /** One sort term; a query's terms must end with its tie-breakers (the id, then the population). */
 export interface SortTerm {
@@ -134,15 +135,17 @@ function walkMarked(
 
 function sameValue(population: Population, field: string): (a: number, b: number) => boolean {
   if (population.kindOf(field) === 'number') {
-    const values = population.number(field);
+    // Equal values have equal codes (a value's code is a function of it): no decoding.
+    const codes = population.number(field).codes;
     return (a, b) => {
-      const x = values[a] as number;
-      const y = values[b] as number;
+      const x = codes[a] as number;
+      const y = codes[b] as number;
       return x === y || (x !== x && y !== y);
     };
   }
+  if (field === population.tieField) return (a, b) => a === b;
   const texts = population.text(field);
-  return (a, b) => texts[a] === texts[b];
+  return (a, b) => texts.at(a) === texts.at(b);
 }
 
 /**
@@ -192,15 +195,17 @@ function rowComparator(population: Population, terms: readonly SortTerm[]): (a: 
     if (population.kindOf(t.field) === 'number') {
       const values = population.number(t.field);
       return (a: number, b: number) => {
-        const x = numberKey(values[a] as number);
-        const y = numberKey(values[b] as number);
+        const x = numberKey(values.at(a));
+        const y = numberKey(values.at(b));
         return x < y ? -sign : x > y ? sign : 0;
       };
     }
+    // Records are held in id order: their order is the ids' order, with no decoding.
+    if (t.field === population.tieField) return (a: number, b: number) => (a - b) * sign;
     const texts = population.text(t.field);
     return (a: number, b: number) => {
-      const x = texts[a] as string;
-      const y = texts[b] as string;
+      const x = texts.at(a);
+      const y = texts.at(b);
       return x < y ? -sign : x > y ? sign : 0;
     };
   });
@@ -218,9 +223,9 @@ export function sortValue(ref: RecordRef, field: string): number | string {
   const { population, row } = ref;
   switch (population.kindOf(field)) {
     case 'number':
-      return numberKey(population.number(field)[row] as number);
+      return numberKey(population.number(field).at(row));
     case 'text':
-      return population.text(field)[row] as string;
+      return population.text(field).at(row);
     case 'constant':
       return population.constant(field);
     default:
@@ -232,13 +237,21 @@ export function sortValue(ref: RecordRef, field: string): number | string {
 export function refComparator(terms: readonly SortTerm[]): (a: RecordRef, b: RecordRef) => number {
   return (a, b) => {
     for (const t of terms) {
-      const x = sortValue(a, t.field);
-      const y = sortValue(b, t.field);
-      if (x !== y) return (x < y ? -1 : 1) * (t.desc ? -1 : 1);
+      const c = compareField(a, b, t.field);
+      if (c !== 0) return t.desc ? -c : c;
     }
-    const x = a.population.tie(a.row);
-    const y = b.population.tie(b.row);
-    if (x !== y) return x < y ? -1 : 1;
+    const { tieField } = a.population;
+    const c = compareTexts(a.population.text(tieField), a.row, b.population.text(tieField), b.row);
+    if (c !== 0) return c;
     return a.population.key < b.population.key ? -1 : a.population.key > b.population.key ? 1 : 0;
   };
+}
+
+/** Order of two records by one field; texts (ids) are compared without decoding when they can be. */
+function compareField(a: RecordRef, b: RecordRef, field: string): number {
+  if (a.population.kindOf(field) === 'text' && b.population.kindOf(field) === 'text')
+    return compareTexts(a.population.text(field), a.row, b.population.text(field), b.row);
+  const x = sortValue(a, field);
+  const y = sortValue(b, field);
+  return x === y ? 0 : x < y ? -1 : 1;
 }

@@ -1,57 +1,100 @@
+import { NumberColumn, type NumberColumnKind } from './number-column';
 import { sortedIndexes } from './radix-sort';
+import { textColumn, type TextColumn } from './text-column';
 
 /**
- * The columns of one population (one protocol and window): every record's numbers as typed
- * arrays (NaN for a missing value), its per-record texts (id, account), and the texts every
- * record of the population shares (protocol, window).
+ * The columns of one population (one protocol and window): every record's numbers (NaN for a
+ * missing value), its per-record texts (id, account), and the texts every record of the
+ * population shares (protocol, window). Given as doubles and strings, or already narrowed.
  */
 export interface PopulationColumns {
   constants: Readonly<Record<string, string>>;
-  texts: Readonly<Record<string, readonly string[]>>;
-  numbers: Readonly<Record<string, Float64Array>>;
+  texts: Readonly<Record<string, readonly string[] | TextColumn>>;
+  numbers: Readonly<Record<string, Float64Array | NumberColumn>>;
 }
 
-/** What a field is in a population: a typed-array column, a text column, or one shared text. */
+/** What a field is in a population: a number column, a text column, or one shared text. */
 export type ColumnKind = 'number' | 'text' | 'constant';
+
+/** Records in a column's ascending order; 16-bit when the population has at most 65,536 records. */
+export type Permutation = Uint32Array | Uint16Array;
+
+/** Bytes held by a population (or a generation), by what holds them. */
+export type IndexBytes = Record<NumberColumnKind | 'texts' | 'permutations', number>;
+
+export const noBytes = (): IndexBytes => ({
+  float64: 0,
+  float32: 0,
+  int32: 0,
+  int16: 0,
+  texts: 0,
+  permutations: 0,
+});
 
 /**
  * One population's columns and their sorted permutations. Records are held in ascending order
  * of the tie field (the id), so a stable sort of any column leaves equal values in id order:
  * the tie order SQLite's `ORDER BY …, id ASC` gives (docs/statistics.md, "The columnar index").
- * Permutations are made the first time a query sorts or bounds by their column, then kept: the
- * population never changes (a change makes a new population).
+ * Every number column is held in its narrowest exact form (number-column.ts) and the ids as
+ * bytes when they are hex (text-column.ts). Permutations are made the first time a query sorts
+ * or bounds by their column, then kept: the population never changes (a change makes a new
+ * population).
  */
 export class Population {
   readonly size: number;
-  private readonly orders = new Map<string, Uint32Array>();
+  private readonly numbers: Readonly<Record<string, NumberColumn>>;
+  private readonly texts: Readonly<Record<string, TextColumn>>;
+  private readonly constants: Readonly<Record<string, string>>;
+  private readonly orders = new Map<string, Permutation>();
   private readonly nullCounts = new Map<string, number>();
 
   constructor(
     readonly key: string,
-    readonly columns: PopulationColumns,
+    columns: PopulationColumns,
     readonly tieField = 'id',
   ) {
-    const ties = columns.texts[tieField];
+    this.constants = columns.constants;
+    this.texts = Object.fromEntries(
+      Object.entries(columns.texts).map(([f, t]) => [
+        f,
+        Array.isArray(t) ? textColumn(t) : (t as TextColumn),
+      ]),
+    );
+    this.numbers = Object.fromEntries(
+      Object.entries(columns.numbers).map(([f, v]) => [
+        f,
+        v instanceof NumberColumn ? v : NumberColumn.of(v),
+      ]),
+    );
+    const ties = this.texts[tieField];
     if (!ties) throw new Error(`A population needs its tie field ${tieField} as a text column.`);
     this.size = ties.length;
-    for (let i = 1; i < ties.length; i += 1) {
-      if (!((ties[i - 1] as string) < (ties[i] as string)))
+    let previous = this.size > 0 ? ties.at(0) : '';
+    for (let i = 1; i < this.size; i += 1) {
+      const id = ties.at(i);
+      if (!(previous < id))
         throw new Error(`A population's records must be in strictly ascending ${tieField} order.`);
+      previous = id;
     }
-    for (const [name, values] of Object.entries(columns.numbers)) {
+    for (const [name, values] of Object.entries(this.numbers)) {
       if (values.length !== this.size)
         throw new Error(`Column ${name} has ${values.length} values, not ${this.size}.`);
     }
+  }
+
+  /** The columns as held (narrowed), to make a changed copy from. */
+  get columns(): PopulationColumns {
+    return { constants: this.constants, texts: this.texts, numbers: this.numbers };
   }
 
   /**
    * The same records with some numeric columns replaced (the live market rewrites percentiles in
    * place): every other column, and its permutation once made, is shared rather than copied.
    */
-  withNumbers(replaced: Readonly<Record<string, Float64Array>>): Population {
+  withNumbers(replaced: Readonly<Record<string, Float64Array | NumberColumn>>): Population {
     const next = new Population(
       this.key,
-      { ...this.columns, numbers: { ...this.columns.numbers, ...replaced } },
+      { constants: this.constants, texts: this.texts, numbers: { ...this.numbers, ...replaced } },
       this.tieField,
     );
     for (const [field, order] of this.orders) {
@@ -65,47 +108,69 @@ export class Population {
 
   /** The kind of `field` here, or undefined when the population has no such column. */
   kindOf(field: string): ColumnKind | undefined {
-    if (Object.hasOwn(this.columns.numbers, field)) return 'number';
-    if (Object.hasOwn(this.columns.texts, field)) return 'text';
-    if (Object.hasOwn(this.columns.constants, field)) return 'constant';
+    if (Object.hasOwn(this.numbers, field)) return 'number';
+    if (Object.hasOwn(this.texts, field)) return 'text';
+    if (Object.hasOwn(this.constants, field)) return 'constant';
     return undefined;
   }
 
-  number(field: string): Float64Array {
-    return this.columns.numbers[field] as Float64Array;
+  number(field: string): NumberColumn {
+    return this.numbers[field] as NumberColumn;
   }
 
-  text(field: string): readonly string[] {
-    return this.columns.texts[field] as readonly string[];
+  text(field: string): TextColumn {
+    return this.texts[field] as TextColumn;
   }
 
   constant(field: string): string {
-    return this.columns.constants[field] as string;
+    return this.constants[field] as string;
   }
 
   /** The tie field's value of record `row` (its id). */
   tie(row: number): string {
-    return this.text(this.tieField)[row] as string;
+    return this.text(this.tieField).at(row);
+  }
+
+  /** The record whose tie field is `id`, or -1: a binary search (records are in id order). */
+  rowOf(id: string): number {
+    const at = this.placeOf(id);
+    return at < this.size && this.tie(at) === id ? at : -1;
+  }
+
+  /** How many records have a tie field below `id` (where a record with that id would go). */
+  placeOf(id: string): number {
+    const ties = this.text(this.tieField);
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ties.at(mid) < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
    * Records in ascending order of `field`, missing values (NaN) first, ties in record (id)
    * order. Made once per column: a radix sort for numbers, a comparison sort for texts.
    */
-  ascending(field: string): Uint32Array {
-    let order = this.orders.get(field);
+  ascending(field: string): Permutation {
+    let order: Permutation | undefined = this.orders.get(field);
     if (order) return order;
-    if (this.kindOf(field) === 'number') order = sortedIndexes(this.number(field));
+    let wide: Uint32Array;
+    if (this.kindOf(field) === 'number') wide = sortedIndexes(this.number(field).toFloat64());
+    else if (field === this.tieField) wide = Uint32Array.from({ length: this.size }, (_, i) => i);
     else {
-      const texts = this.text(field);
+      const texts = Array.from({ length: this.size }, (_, i) => this.text(field).at(i));
       const rows = Array.from({ length: this.size }, (_, i) => i);
       rows.sort((a, b) => {
         const x = texts[a] as string;
         const y = texts[b] as string;
         return x < y ? -1 : x > y ? 1 : a - b;
       });
-      order = Uint32Array.from(rows);
+      wide = Uint32Array.from(rows);
     }
+    order = this.size <= 65536 ? Uint16Array.from(wide) : wide;
     this.orders.set(field, order);
     return order;
   }
@@ -122,7 +187,7 @@ export class Population {
       let hi = order.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (Number.isNaN(values[order[mid] as number])) lo = mid + 1;
+        if (Number.isNaN(values.at(order[mid] as number))) lo = mid + 1;
         else hi = mid;
       }
       count = lo;
@@ -131,14 +196,16 @@ export class Population {
     return count;
   }
 
-  /** Bytes held: columns, permutations, and an estimate of the texts (V8 one-byte strings). */
+  /** Bytes held: columns, permutations, and an estimate of the texts (see TextColumn.byteLength). */
   bytes(): number {
-    let total = 0;
-    for (const values of Object.values(this.columns.numbers)) total += values.byteLength;
-    for (const order of this.orders.values()) total += order.byteLength;
-    for (const texts of Object.values(this.columns.texts)) {
-      for (const text of texts) total += 8 + 16 + text.length;
-    }
-    return total;
+    return Object.values(this.bytesByKind()).reduce((a, b) => a + b, 0);
+  }
+
+  /** Bytes held, by number column form, texts and permutations. */
+  bytesByKind(into: IndexBytes = noBytes()): IndexBytes {
+    for (const column of Object.values(this.numbers)) into[column.kind] += column.byteLength;
+    for (const texts of Object.values(this.texts)) into.texts += texts.byteLength;
+    for (const order of this.orders.values()) into.permutations += order.byteLength;
+    return into;
   }
 }

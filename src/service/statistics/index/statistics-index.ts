@@ -1,5 +1,5 @@
 import { RANKING_KEYS } from '../../../shared/api/statistics';
-import { IndexGeneration, Population } from '../../../shared/statistics-index';
+import { IndexGeneration, Population, type NumberColumn } from '../../../shared/statistics-index';
 import type { ServiceDb } from '../../store/database';
 import { statisticFields } from '../../store/fields';
 import { CURRENT_ROWS } from '../store/statistic-rows';
@@ -44,6 +44,11 @@ export class StatisticsIndex {
   /** Populations whose percentiles were rewritten in place. */
   private readonly rankings = new Set<string>();
   private everything = true;
+  /**
+   * One string per account while a generation is built: a trader's records in every window and
+   * protocol then share one account text (SQLite hands out a new string per row).
+   */
+  private readonly accounts = new Map<string, string>();
   /** Populations read in full, patched, and re-ranked since start (tests and the bench read them). */
   readonly counts = { loads: 0, patches: 0, rankings: 0 };
 
@@ -100,6 +105,7 @@ export class StatisticsIndex {
       this.generation = new IndexGeneration(
         new Map(keys.map((k) => [`${k.protocol}|${k.type}`, this.load(k.protocol, k.type)!])),
       );
+      this.accounts.clear();
       return this.generation;
     }
     if (this.rows.size === 0 && this.rankings.size === 0) return this.generation;
@@ -118,15 +124,23 @@ export class StatisticsIndex {
     }
     this.rows.clear();
     this.rankings.clear();
+    this.accounts.clear();
     this.generation = this.generation.with(replaced);
     return this.generation;
+  }
+
+  private intern(account: string): string {
+    const known = this.accounts.get(account);
+    if (known !== undefined) return known;
+    this.accounts.set(account, account);
+    return account;
   }
 
   /** One population's current records as columns, or null when it has none. */
   private load(protocol: string, type: string): Population | null {
     this.counts.loads += 1;
     const rows = this.db.prepare(SELECT_POPULATION).raw(true).all(protocol, type) as unknown[][];
-    return rows.length === 0 ? null : populationOf(protocol, type, rows);
+    return rows.length === 0 ? null : populationOf(protocol, type, rows, (account) => this.intern(account));
   }
 
   /**
@@ -141,39 +155,35 @@ export class StatisticsIndex {
       .prepare(SELECT_ROWS)
       .raw(true)
       .all(protocol, type, JSON.stringify([...ids])) as unknown[][];
-    const kept: number[] = [];
-    const oldIds = old.text('id');
-    for (let row = 0; row < old.size; row += 1) if (!ids.has(oldIds[row] as string)) kept.push(row);
-    const size = kept.length + fresh.length;
+    // The old records changed or gone, found by binary search (ids are held as bytes: decoding
+    // every id of the population per patch cost more than the patch).
+    const gone = new Set<number>();
+    for (const id of ids) {
+      const row = old.rowOf(id);
+      if (row >= 0) gone.add(row);
+    }
+    const size = old.size - gone.size + fresh.length;
     if (size === 0) return null;
-    // Merge the kept old rows and the fresh rows by id: each output row names its source.
-    const from: number[] = new Array<number>(size);
-    let k = 0;
+    // Merge the kept old rows and the fresh rows by id: each output row names its source (a
+    // fresh row goes before the first old row whose id is above its own).
+    const places = fresh.map((r) => old.placeOf(r[0] as string));
+    const from: number[] = [];
     let f = 0;
-    for (let out = 0; out < size; out += 1) {
-      const takeOld =
-        f >= fresh.length ||
-        (k < kept.length && (oldIds[kept[k] as number] as string) < (fresh[f]![0] as string));
-      from[out] = takeOld ? (kept[k++] as number) : -1 - f++;
+    for (let row = 0; row <= old.size; row += 1) {
+      while (f < fresh.length && (places[f] as number) <= row) from.push(-1 - f++);
+      if (row < old.size && !gone.has(row)) from.push(row);
     }
     const texts = {
-      id: from.map((s) => (s >= 0 ? (oldIds[s] as string) : (fresh[-1 - s]![0] as string))),
-      account: from.map((s) => (s >= 0 ? (old.text('account')[s] as string) : (fresh[-1 - s]![1] as string))),
+      id: old.text('id').gather(from, (i) => fresh[i]![0] as string),
+      account: old.text('account').gather(from, (i) => this.intern(fresh[i]![1] as string)),
     };
-    const numbers: Record<string, Float64Array> = {};
+    const numbers: Record<string, NumberColumn> = {};
     const fields = [GEN_FROM_COLUMN, ...NUMBER_FIELDS.map((f) => f.field)];
     fields.forEach((field, c) => {
-      const before = old.number(field);
-      const column = new Float64Array(size);
-      for (let out = 0; out < size; out += 1) {
-        const s = from[out] as number;
-        if (s >= 0) column[out] = before[s] as number;
-        else {
-          const v = fresh[-1 - s]![c === 0 ? 2 : c + 2];
-          column[out] = v === null ? NaN : (v as number);
-        }
-      }
-      numbers[field] = column;
+      numbers[field] = old.number(field).gather(from, (i) => {
+        const v = fresh[i]![c === 0 ? 2 : c + 2];
+        return v === null ? NaN : (v as number);
+      });
     });
     return new Population(old.key, { constants: { protocol, type }, texts, numbers });
   }
@@ -184,7 +194,7 @@ export class StatisticsIndex {
     const [protocol, type] = splitKey(population.key);
     const rows = this.db.prepare(SELECT_RANKINGS).raw(true).all(protocol, type) as unknown[][];
     const ids = population.text('id');
-    if (rows.length !== population.size || rows.some((r, i) => r[0] !== ids[i])) {
+    if (rows.length !== population.size || rows.some((r, i) => !ids.is(i, r[0] as string))) {
       // Records came or went without the row triggers seeing them (another connection): read all.
       return this.load(protocol, type) ?? population;
     }
@@ -207,7 +217,12 @@ const splitKey = (key: string): [string, string] => {
 };
 
 /** Columns of rows read with SELECT_COLUMNS, in id order. */
-function populationOf(protocol: string, type: string, rows: unknown[][]): Population {
+function populationOf(
+  protocol: string,
+  type: string,
+  rows: unknown[][],
+  intern: (account: string) => string,
+): Population {
   const numbers: Record<string, Float64Array> = {};
   const genFrom = new Float64Array(rows.length);
   const columns = NUMBER_FIELDS.map((f) => (numbers[f.field] = new Float64Array(rows.length)));
@@ -215,7 +230,7 @@ function populationOf(protocol: string, type: string, rows: unknown[][]): Popula
   const accounts: string[] = new Array<string>(rows.length);
   rows.forEach((row, i) => {
     ids[i] = row[0] as string;
-    accounts[i] = row[1] as string;
+    accounts[i] = intern(row[1] as string);
     genFrom[i] = row[2] as number;
     for (let c = 0; c < columns.length; c += 1) {
       const v = row[c + 3];

@@ -12,7 +12,7 @@ const keysParam = (refs: readonly RecordRef[], withGeneration: boolean): string 
       population.constant('protocol'),
       population.constant('type'),
       population.tie(row),
-      ...(withGeneration ? [population.number(GEN_FROM_COLUMN)[row]] : []),
+      ...(withGeneration ? [population.number(GEN_FROM_COLUMN).at(row)] : []),
     ]),
   );
 
@@ -33,7 +33,7 @@ export function currentRowsJson(db: ServiceDb, refs: readonly RecordRef[], withR
 function rankingJson({ population, row }: RecordRef): string {
   let out = '{';
   for (let k = 0; k < RANKING_FIELDS.length; k += 1) {
-    const value = population.number(RANKING_FIELDS[k] as string)[row] as number;
+    const value = population.number(RANKING_FIELDS[k] as string).at(row);
     out += `${k > 0 ? ',' : ''}"${RANKING_KEYS[k] as string}":${Number.isNaN(value) ? 'null' : JSON.stringify(value)}`;
   }
   return `${out}}`;
