@@ -34,6 +34,7 @@ test('live feeds show rows, refresh, and narrow with the filters', async ({ page
   await page.getByTestId('live-filter-side-short').click();
   await expect(async () => {
     const texts = await top.allTextContents();
+    expect(texts.length).toBeGreaterThan(0);
     for (const text of texts) expect(text).toContain('SHORT');
     expect(texts.join('')).not.toContain('LONG');
   }).toPass();

@@ -57,6 +57,7 @@ describe('REST', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, Rec>;
     const facts = traderFacts(svc.service.db, account, P);
+    expect(Object.keys(body)).toContain('FULL');
     for (const [window, record] of Object.entries(body)) {
       const expected = computeStatistic(
         facts,

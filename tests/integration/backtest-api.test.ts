@@ -196,6 +196,7 @@ describe('POST /{protocol}/back-testing/sweep', () => {
     const res = await sweep({ accounts: [WHALE], leverage: [2, 10], rankBy: 'roiPerDrawDown' });
     const body = res.body as unknown as SweepResponse;
     expect(body.rankBy).toBe('roiPerDrawDown');
+    expect(body.data.length).toBeGreaterThan(0);
     for (const item of body.data)
       expect(item.score).toBeCloseTo(item.roi / Math.max(1, Math.abs(item.maxDrawDown)), 9);
   });

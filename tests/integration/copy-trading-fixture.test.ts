@@ -13,6 +13,7 @@ import {
 import { seedDemoWorld } from '../../src/service/market/simulator/seed-demo';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { call, FIXED_NOW, loginCopyUser, startCopyService, type CopyUser } from '../support/copy-session';
+import { expectAll } from '../support/expect-all';
 import type { RunningService } from '../support/service';
 
 let svc: RunningService;
@@ -276,7 +277,10 @@ describe('seedCopyFixture', () => {
       reason: 'the venue rejected the order: the price moved beyond the slippage limit',
     });
     // Only a failed action says why: a success carries no reason at all.
-    expect(logs.body.data.filter((l) => l.isSuccess).some((l) => 'reason' in l)).toBe(false);
+    expectAll(
+      logs.body.data.filter((l) => l.isSuccess),
+      (l) => !('reason' in l),
+    );
     expect(logs.body.data.map((l) => l.type)).toEqual(
       expect.arrayContaining(['STOP_LOSS', 'TAKE_PROFIT', 'DECREASE']),
     );

@@ -405,6 +405,7 @@ describe('offline', () => {
     expect(list.freshness.stale).toBe(false);
     // The offline writes changed nothing.
     const trades = await call<{ data: Row[] }>('copyTrades:list', { status: 'RUNNING' });
+    expect(trades.data.length, 'the running trades are listed').toBeGreaterThan(0);
     expect(trades.data.some((trade) => trade.title === 'Offline trade')).toBe(false);
     // The event stream is back too: the service has a subscriber, and its events arrive.
     const subscribers = () =>

@@ -195,7 +195,10 @@ describe('GET /{protocol}/statistic/trader/pnl/{account}', () => {
     );
     const today = new Date(Math.floor(now / DAY) * DAY).toISOString();
     for (const day of days) if (day.date !== today) expect(day.unrealisedPnl).toBe(0);
-    expect(days.find((d) => d.date === today)?.unrealisedPnl).not.toBe(0);
+    // Today is listed (`?.` then `not.toBe(0)` would pass on a missing entry), with the unrealised PnL.
+    const todays = days.find((d) => d.date === today);
+    expect(todays?.date).toBe(today);
+    expect(todays?.unrealisedPnl).not.toBe(0);
   });
 
   it.each([

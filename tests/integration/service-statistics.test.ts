@@ -68,6 +68,7 @@ describe('POST /{protocol}/position/statistic/filter', () => {
       { queries: [{ fieldName: 'type', value: 'FULL' }], pagination: { limit: 3 } },
       withJwt(),
     );
+    expect(res.body.data).toHaveLength(3);
     for (const record of res.body.data as Rec[]) {
       const expected = computeStatistic(
         traderFacts(svc.service.db, record.account, P),
@@ -88,6 +89,7 @@ describe('POST /{protocol}/position/statistic/filter', () => {
       { pagination: { limit: 50 } },
       withKey(),
     );
+    expect((res.body.data as Rec[]).length).toBeGreaterThan(0);
     for (const record of res.body.data as Rec[]) {
       const row = svc.service.db
         .prepare('SELECT * FROM statistics WHERE protocol = ? AND type = ? AND id = ? AND gen_to IS NULL')
@@ -311,6 +313,7 @@ describe('POST /trial/position/statistic/search-after', () => {
     }
     expect([...(first.body.data as Rec[]), ...rest]).toEqual(before.seen);
     const after = await all(query);
+    expect(after.seen.length).toBeGreaterThan(0);
     expect(after.seen.some((r) => r.account === gone)).toBe(false);
     expect(after.seen.length).toBeLessThan(before.seen.length);
   });

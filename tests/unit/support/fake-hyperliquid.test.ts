@@ -3,6 +3,7 @@
 // those tests prove nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { expectAll } from '../../support/expect-all';
 import {
   FakeHyperliquid,
   infoWeight,
@@ -256,8 +257,8 @@ describe('the info API', () => {
       expect(page.map((fill) => fill.px)).toEqual(Array(5).fill('abc'));
     }
     const page = (await info(fake, { type: 'userFills', user: ACCOUNT })).body as VenueFill[];
-    expect(page.some((fill) => fill.px === 'abc')).toBe(false);
-    expect(fake.fillsOf(ACCOUNT).some((fill) => fill.px === 'abc')).toBe(false);
+    expectAll(page, (fill) => fill.px !== 'abc');
+    expectAll(fake.fillsOf(ACCOUNT), (fill) => fill.px !== 'abc');
   });
 });
 
