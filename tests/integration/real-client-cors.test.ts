@@ -124,7 +124,7 @@ describe('parseCorsOrigins (the --cors-origin flag)', () => {
     });
   });
 
-  it.each(['*', 'localhost:3000', 'http://localhost:3000/app', 'ftp://example.org', 'http://a.org,'])(
+  it.each(['*', 'localhost:3000', 'ftp://example.org', 'http://a.org,'])(
     'refuses %j naming the entry and the rule',
     (raw) => {
       const parsed = parseCorsOrigins(raw);
@@ -134,6 +134,18 @@ describe('parseCorsOrigins (the --cors-origin flag)', () => {
       );
     },
   );
+
+  it.each([
+    ['http://localhost:3000/app', 'http://localhost:3000'],
+    ['http://a.com:80', 'http://a.com'],
+    ['https://a.com:443', 'https://a.com'],
+    ['HTTP://A.COM', 'http://a.com'],
+  ])('refuses %j, which no Origin header matches, and says to write %j', (raw, origin) => {
+    const parsed = parseCorsOrigins(raw);
+    expect((parsed as { error: string }).error).toBe(
+      `--cors-origin: '${raw}' would never match a browser's Origin header; write it as '${origin}' (no path, no default port, lower case)`,
+    );
+  });
 });
 
 describe('the command line', () => {

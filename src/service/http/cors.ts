@@ -73,14 +73,16 @@ export function parseCorsOrigins(raw: string): { origins: string[] } | { error: 
   const origins: string[] = [];
   for (const entry of raw.split(',').map((e) => e.trim())) {
     const url = URL.canParse(entry) ? new URL(entry) : null;
-    const origin = url?.origin;
-    if (
-      !url ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      origin !== entry.replace(/\/$/, '')
-    )
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       return {
         error: `--cors-origin: '${entry}' is not an origin; write it as http(s)://host[:port], without a path`,
+      };
+    const origin = url.origin;
+    // A browser's Origin header has no default port, no upper case and no path: an entry written
+    // otherwise would never match, so say the form it must take.
+    if (origin !== entry.replace(/\/$/, ''))
+      return {
+        error: `--cors-origin: '${entry}' would never match a browser's Origin header; write it as '${origin}' (no path, no default port, lower case)`,
       };
     origins.push(origin);
   }
