@@ -20,6 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { importFills } from '../../src/service/market/importers/import';
 import { SeriesBook, type BookFill } from '../../src/service/market/series-book';
+import { applySandboxOrder } from '../../src/service/sandbox/source-positions';
+import type { SandboxOrder } from '../../src/service/sandbox/schemas';
 import { rebuildSeries, type LedgerFill } from '../../src/service/positions/ledger';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../src/service/store/positions';
@@ -170,26 +172,142 @@ function fedRows(fills: Fill[], cuts: number[]) {
 
 function storedRows(db: ServiceDb) {
   const positions = db
-    .prepare('SELECT * FROM positions WHERE account = ? ORDER BY open_time_ms, log_id')
+    .prepare('SELECT * FROM positions WHERE account = ? ORDER BY open_time_ms, log_id, rowid')
     .all(ACCOUNT) as PositionRow[];
   const orders = db
-    .prepare('SELECT * FROM orders WHERE account = ? ORDER BY block_time_ms, log_id, type')
+    .prepare('SELECT * FROM orders WHERE account = ? ORDER BY block_time_ms, log_id, rowid')
     .all(ACCOUNT) as OrderRow[];
   return { positions, orders };
 }
 
+/** −0 as 0: SQLite stores a REAL −0.0 as 0 (a short closed at its entry realises −0 in memory). */
+const unsigned = <T extends object>(row: T): T =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Object.is(v, -0) ? 0 : v])) as T;
+
 /** The rows without the fields each caller sets itself, each order with its position's row. */
 function comparable(rows: { positions: PositionRow[]; orders: OrderRow[] }) {
-  const strip = ({ id: _id, ...rest }: PositionRow) => rest;
+  const strip = ({ id: _id, ...rest }: PositionRow) => unsigned(rest);
   const byId = new Map(rows.positions.map((p) => [p.id, strip(p)]));
   const orders = rows.orders.map(({ id: _id, position_id, ...rest }) => ({
-    ...rest,
+    ...unsigned(rest),
     position: byId.get(position_id) ?? `missing ${position_id}`,
   }));
   const key = (x: unknown) => JSON.stringify(x);
   return {
     positions: rows.positions.map(strip).sort((a, b) => key(a).localeCompare(key(b))),
     orders: orders.sort((a, b) => key(a).localeCompare(key(b))),
+  };
+}
+
+/**
+ * The sandbox's path: the same steps as the typed USD orders a sandbox client sends (OPEN,
+ * INCREASE, DECREASE valued at the entry, CLOSE, and CLOSE then OPEN for a step through zero), each
+ * adding collateral when it grows the position; with the rows the engine, called directly with the
+ * same steps, books for a source like that one (no fees, its collateral reported).
+ */
+function sandboxAndReference(steps: Step[]) {
+  const db = freshDb();
+  const indexToken = hyperliquidIndexToken(COIN);
+  const orders: SandboxOrder[] = [];
+  const reference: LedgerFill[] = [];
+  let net = 0; // 10^-4 token, signed: exact in a double at these sizes
+  let collateral = 0;
+  let timeMs = START;
+  const base = { account: ACCOUNT, protocol: PROTOCOL, indexToken, collateralDeltaNumber: 0 };
+  const entry = () =>
+    db.prepare("SELECT average_price FROM positions WHERE status = 'OPEN'").pluck().get() as number;
+  try {
+    steps.forEach((s, i) => {
+      timeMs += s.gapMs;
+      const price = s.priceCents / 100;
+      const at = { priceNumber: price, blockTime: timeMs, txHash: `0x${i}` };
+      const grow = (k: number, id: string, type: 'OPEN' | 'INCREASE') => {
+        const usd = Number(decimal(k * s.priceCents, 6)); // k × 10^-4 tokens × price, as decimal text
+        const added = Math.max(0.01, Math.round(usd * 20) / 100); // 5× leverage, in cents
+        collateral = type === 'OPEN' ? added : collateral + added;
+        orders.push({
+          ...base,
+          ...at,
+          id,
+          isLong: s.isBuy,
+          type,
+          sizeDeltaNumber: usd,
+          collateralDeltaNumber: added,
+        });
+        return added;
+      };
+      const shrink = (type: 'DECREASE' | 'CLOSE', usd: number, isLiquidate: boolean) =>
+        orders.push({
+          ...base,
+          ...at,
+          id: `s${i}`,
+          isLong: net > 0,
+          type,
+          sizeDeltaNumber: usd,
+          isLiquidate,
+        });
+      const fill: LedgerFill = {
+        id: `s${i}`,
+        timeMs,
+        isBuy: s.isBuy,
+        price,
+        amount: { tokens: decimal(s.k, 4) },
+        isLiquidation: s.isLiquidation,
+        txHash: `0x${i}`,
+        logId: 0,
+      };
+      const delta = s.isBuy ? s.k : -s.k;
+      if (net === 0 || Math.sign(net) === Math.sign(delta)) {
+        const added = grow(s.k, `s${i}`, net === 0 ? 'OPEN' : 'INCREASE');
+        reference.push({ ...fill, collateral, collateralDelta: added });
+      } else if (s.k < Math.abs(net)) {
+        applyAll();
+        shrink('DECREASE', (s.k / 10_000) * entry(), false);
+        reference.push(fill);
+      } else {
+        shrink('CLOSE', 0, s.isLiquidation);
+        const rest = s.k - Math.abs(net);
+        if (rest > 0) grow(rest, `s${i}b`, 'OPEN');
+        reference.push(rest > 0 ? { ...fill, collateral } : fill);
+      }
+      net += delta;
+    });
+    applyAll();
+    const series = { account: ACCOUNT, protocol: PROTOCOL, symbol: COIN, indexToken };
+    return { sandbox: storedRows(db), reference: rebuildSeries(series, reference, { pair: indexToken }) };
+  } finally {
+    db.close();
+  }
+
+  /** Applies the orders built so far (a DECREASE is valued at the entry the store holds before it). */
+  function applyAll() {
+    for (const order of orders.splice(0)) applySandboxOrder(db, order, 'order');
+  }
+}
+
+/** Where two rows' columns differ: numbers beyond 1e-9 relative, anything else at all. */
+function differences(path: string, a: unknown, b: unknown): string[] {
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) ? [] : [`${path}: ${a} ≠ ${b}`];
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) =>
+      differences(`${path}.${k}`, (a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    );
+  }
+  return a === b ? [] : [`${path}: ${String(a)} ≠ ${String(b)}`];
+}
+
+/** Rows in booking order without the ids the sandbox sets itself, each order with its position. */
+function inOrder(rows: { positions: PositionRow[]; orders: OrderRow[] }) {
+  const strip = ({ id: _id, ...rest }: PositionRow) => rest;
+  const byId = new Map(rows.positions.map((p) => [p.id, strip(p)]));
+  return {
+    positions: rows.positions.map(strip),
+    orders: rows.orders.map(({ id: _id, position_id, ...rest }) => ({
+      ...rest,
+      position: byId.get(position_id) ?? `missing ${position_id}`,
+    })),
   };
 }
 
@@ -207,6 +325,17 @@ describe('one position engine, every caller', () => {
           expect(comparable(fedRows(fills, cuts))).toEqual(direct);
         },
       ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the sandbox's typed USD orders store what the engine books for the same steps", () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
+        const { sandbox, reference } = sandboxAndReference(steps);
+        expect(reference.orders.length).toBeGreaterThanOrEqual(steps.length);
+        expect(differences('rows', inOrder(sandbox), inOrder(reference))).toEqual([]);
+      }),
       { numRuns: 40 },
     );
   });

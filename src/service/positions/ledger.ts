@@ -6,7 +6,7 @@ import { derivePosition, type PositionFacts } from '../statistics/formulas/posit
 import type { OrderType } from '../../shared/api/positions';
 import type { OrderRow, PositionRow } from '../store/positions';
 import { sha, seriesText, withIndexToken, positionKey, type SeriesKey } from './keys';
-import { toUnits, unitsToNumber, usdToUnits } from './units';
+import { numberToUnits, toUnits, unitsToNumber, unitsToText, usdToUnits } from './units';
 
 /** A fill the ledger cannot apply (out of time order, non-positive size or price). */
 export class LedgerError extends Error {
@@ -31,18 +31,31 @@ export interface LedgerFill {
   funding?: number;
   /** The position's collateral in USD after this fill, when the source reports it. */
   collateral?: number;
+  /** The collateral the source says this fill moved (a magnitude); default the change it made. */
+  collateralDelta?: number;
   /** The source marks this fill as a liquidation of the account. */
   isLiquidation?: boolean;
   txHash?: string;
   /** Stored as the orders' log_id; defaults to the fill's index in the series. */
   logId?: number;
+  /**
+   * The caller's own ids for the order this fill books and the position it opens, where its source
+   * names them (the sandbox's orders); else both derive from `id`. A fill through zero books its
+   * second part under derived ids.
+   */
+  ids?: { order: string; position: string };
 }
 
 /** Settings of a rebuild. */
 export interface LedgerSettings {
   /** Leverage assumed when the source reports no collateral: collateral = size / leverage. Default 1. */
   assumedLeverage?: number;
+  /** The rows' pair; default `${symbol}/USD` (the sandbox names an unlisted token's pair by the token). */
+  pair?: string;
 }
+
+/** A fill of a source that names its orders' types (the sandbox): the side of its position, not of the trade. */
+export type TypedFill = Omit<LedgerFill, 'isBuy'> & { isLong: boolean };
 
 /** The share of one fill that one order books (a fill through zero books two). */
 interface FillPart {
@@ -55,6 +68,9 @@ interface FillPart {
   fee: number;
   funding: number;
   collateral: number | undefined;
+  /** The fill's USD notional when the source sized it in USD: a growing order's size delta. */
+  usd: number | undefined;
+  collateralDelta: number | undefined;
   logId: number;
 }
 
@@ -88,10 +104,15 @@ interface OpenPosition {
   isLiquidate: boolean;
 }
 
+/** The tokens a fill's amount names, in units (≥ 0 when well formed). */
+function amountUnits(fill: Pick<LedgerFill, 'amount' | 'price'>): bigint {
+  const a = fill.amount;
+  return 'units' in a ? a.units : 'tokens' in a ? toUnits(a.tokens) : usdToUnits(a.usd, fill.price);
+}
+
 /** The tokens a fill trades, in units (> 0). */
 export function fillUnits(fill: LedgerFill): bigint {
-  const a = fill.amount;
-  const units = 'units' in a ? a.units : 'tokens' in a ? toUnits(a.tokens) : usdToUnits(a.usd, fill.price);
+  const units = amountUnits(fill);
   if (units <= 0n) throw new LedgerError(`fill ${fill.id}: size must be greater than 0`);
   return units;
 }
@@ -117,7 +138,7 @@ export class PositionLedger {
   constructor(series: SeriesKey, settings: LedgerSettings = {}) {
     this.series = withIndexToken(series);
     this.text = seriesText(this.series);
-    this.pair = `${this.series.symbol}/USD`;
+    this.pair = settings.pair ?? `${this.series.symbol}/USD`;
     this.longKey = positionKey(this.series, true);
     this.shortKey = positionKey(this.series, false);
     this.leverage = settings.assumedLeverage ?? 1;
@@ -128,6 +149,51 @@ export class PositionLedger {
   /** orderId / positionId of this series, without working the series' text out again. */
   private hashId(kind: 'order' | 'position', fillId: string, index: 0 | 1): string {
     return sha(`${kind}|${this.text}|${fillId}|${index}`).slice(0, 32);
+  }
+
+  /** The caller's id for part 0 of a fill that names its rows, else the derived one. */
+  private idOf(kind: 'order' | 'position', fill: LedgerFill, index: 0 | 1): string {
+    const own = index === 0 ? fill.ids?.[kind] : undefined;
+    return own ?? this.hashId(kind, fill.id, index);
+  }
+
+  /**
+   * The ledger of a series whose open position is stored as `row` and whose collateral its source
+   * reports (the sandbox reads its trader's open position back for each order). The position's
+   * size in tokens comes back from the stored float, to the nearest unit.
+   */
+  static resume(series: SeriesKey, row: PositionRow, settings: LedgerSettings = {}): PositionLedger {
+    const ledger = new PositionLedger(series, settings);
+    const units = numberToUnits(row.size_in_token);
+    ledger.open = {
+      id: row.id,
+      key: row.key,
+      isLong: row.is_long === 1,
+      units,
+      tokens: unitsToNumber(units),
+      averagePrice: row.average_price,
+      peakSize: row.size,
+      peakReportedCollateral: row.collateral,
+      lastReportedCollateral: row.collateral,
+      lastCollateral: row.collateral,
+      lastLeverage: null,
+      assumedLeverage: ledger.leverage,
+      realisedPnl: row.realised_pnl,
+      fee: row.fee,
+      funding: row.funding,
+      openTimeMs: row.open_time_ms,
+      lastTimeMs: row.updated_at_ms,
+      logId: row.log_id,
+      orderCount: row.order_count,
+      increases: row.order_increase_count,
+      txHashes: new Set(JSON.parse(row.tx_hashes) as string[]),
+      isLiquidate: false,
+    };
+    // The last order's leverage: its size after / its collateral, as record() works it out.
+    const p = ledger.open;
+    p.lastLeverage = p.lastCollateral > 0 ? ledger.sizeOf(p) / p.lastCollateral : row.leverage;
+    ledger.lastTimeMs = row.updated_at_ms;
+    return ledger;
   }
 
   /** The signed net size in units: > 0 long, < 0 short, 0 flat. */
@@ -147,6 +213,45 @@ export class PositionLedger {
     if (units < p.units) return [this.shrink(p, whole, 'DECREASE')];
     if (units === p.units) return [this.shrink(p, whole, 'CLOSE')];
     return this.flip(p, whole);
+  }
+
+  /**
+   * The transitions by name, for a source whose orders say what they do (the sandbox): OPEN on a
+   * flat series, INCREASE on the open position's side, DECREASE / CLOSE of at most what is held
+   * (CLOSE takes all of it when `units` is absent). The order keeps the type the source gave, and
+   * the position closes when nothing is left. Unlike `apply`, an INCREASE or DECREASE may trade
+   * nothing (a collateral-only increase). Throws LedgerError when the transition does not fit.
+   */
+  applyTyped(type: 'OPEN' | 'INCREASE' | 'DECREASE' | 'CLOSE', fill: TypedFill, units?: bigint): OrderRow {
+    const p = this.open;
+    if ((type === 'OPEN') !== !p || (p && p.isLong !== fill.isLong))
+      throw new LedgerError(`fill ${fill.id}: ${type} does not fit the series' open position`);
+    const amount = units ?? (type === 'CLOSE' && p ? p.units : amountUnits(fill));
+    if (amount < 0n || (type === 'OPEN' && amount === 0n) || (p && type !== 'INCREASE' && amount > p.units))
+      throw new LedgerError(
+        `fill ${fill.id}: ${type} of ${unitsToText(amount)} tokens does not fit the position`,
+      );
+    const grows = type === 'OPEN' || type === 'INCREASE';
+    const whole = { ...fill, isBuy: grows === fill.isLong };
+    this.check(whole);
+    const part = this.part(whole, amount, 0);
+    if (!p || type === 'OPEN') return this.openWith(part);
+    if (type === 'INCREASE') return this.grow(p, part, 'INCREASE');
+    return this.shrink(p, part, type, amount === p.units);
+  }
+
+  /**
+   * MARGIN_TRANSFERRED: the source moves the open position's collateral to `collateral` without
+   * trading; the order counts in no order count. Throws LedgerError when the series is flat.
+   */
+  transferMargin(fill: TypedFill, collateral: number): OrderRow {
+    const p = this.open;
+    if (!p) throw new LedgerError(`fill ${fill.id}: no open position to transfer margin to`);
+    const whole = { ...fill, isBuy: p.isLong, collateral };
+    this.check(whole);
+    const part = this.part(whole, 0n, 0);
+    this.book(p, part);
+    return this.record(p, part, 'MARGIN_TRANSFERRED', 0, 0);
   }
 
   /**
@@ -209,6 +314,8 @@ export class PositionLedger {
       fee,
       funding,
       collateral: fill.collateral,
+      usd: 'usd' in fill.amount ? Number(fill.amount.usd) : undefined,
+      collateralDelta: fill.collateralDelta,
       logId,
     };
   }
@@ -220,7 +327,15 @@ export class PositionLedger {
    */
   private flip(p: OpenPosition, whole: FillPart): OrderRow[] {
     const closeFee = (whole.fee * p.tokens) / whole.tokens;
-    const closing = { ...whole, units: p.units, tokens: p.tokens, fee: closeFee, collateral: undefined };
+    const closing = {
+      ...whole,
+      units: p.units,
+      tokens: p.tokens,
+      fee: closeFee,
+      collateral: undefined,
+      usd: undefined,
+      collateralDelta: undefined,
+    };
     const restUnits = whole.units - p.units;
     const rest = {
       ...whole,
@@ -228,6 +343,8 @@ export class PositionLedger {
       units: restUnits,
       tokens: unitsToNumber(restUnits),
       fee: whole.fee - closeFee,
+      usd: undefined,
+      collateralDelta: undefined,
     };
     return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 })];
   }
@@ -235,7 +352,7 @@ export class PositionLedger {
   private openWith(part: FillPart): OrderRow {
     const { fill } = part;
     const p: OpenPosition = {
-      id: this.hashId('position', fill.id, part.index),
+      id: this.idOf('position', fill, part.index),
       key: fill.isBuy ? this.longKey : this.shortKey,
       isLong: fill.isBuy,
       units: 0n,
@@ -272,14 +389,21 @@ export class PositionLedger {
     const tokens = part.tokens;
     p.units += part.units;
     p.tokens = unitsToNumber(p.units);
-    if (held > 0) p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / p.tokens;
+    if (held > 0 && tokens > 0)
+      p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / p.tokens;
     p.peakSize = Math.max(p.peakSize, this.sizeOf(p));
     this.book(p, part);
-    return this.record(p, part, type, tokens * part.fill.price, 0);
+    // A fill sized in USD grows the position by that USD (tokens × price only rounds back to it).
+    return this.record(p, part, type, part.usd ?? tokens * part.fill.price, 0);
   }
 
   /** DECREASE or CLOSE: realises (price − average entry) × tokens closed, negated for shorts. */
-  private shrink(p: OpenPosition, part: FillPart, type: 'DECREASE' | 'CLOSE'): OrderRow {
+  private shrink(
+    p: OpenPosition,
+    part: FillPart,
+    type: 'DECREASE' | 'CLOSE',
+    closes = type === 'CLOSE',
+  ): OrderRow {
     const tokens = part.tokens;
     const move = (part.fill.price - p.averagePrice) * tokens;
     const realised = p.isLong ? move : -move;
@@ -289,7 +413,7 @@ export class PositionLedger {
     this.book(p, part);
     // The size delta of a decrease is at the average entry, so size − size delta = the size after.
     const order = this.record(p, part, type, tokens * p.averagePrice, realised);
-    if (type === 'CLOSE') {
+    if (closes) {
       p.isLiquidate = part.fill.isLiquidation === true;
       this.closed.push(this.row(p, part.fill.timeMs));
       this.open = null;
@@ -335,7 +459,7 @@ export class PositionLedger {
       collateral_token: null,
       pair: this.pair,
       is_long: p.isLong ? 1 : 0,
-      id: this.hashId('order', part.fill.id, part.index),
+      id: this.idOf('order', part.fill, part.index),
       position_id: p.id,
       tx_hash: part.fill.txHash ?? '',
       type,
@@ -343,7 +467,7 @@ export class PositionLedger {
       size,
       size_delta_in_token: part.tokens,
       size_in_token: p.tokens,
-      collateral_delta: Math.abs(collateral - p.lastCollateral),
+      collateral_delta: part.collateralDelta ?? Math.abs(collateral - p.lastCollateral),
       collateral,
       price: part.fill.price,
       average_price: p.averagePrice,
@@ -357,7 +481,8 @@ export class PositionLedger {
       created_at_ms: part.fill.timeMs,
     };
     p.lastCollateral = collateral;
-    p.orderCount += 1;
+    // A margin transfer trades nothing: it counts in no order count.
+    if (type !== 'MARGIN_TRANSFERRED') p.orderCount += 1;
     if (type === 'OPEN' || type === 'INCREASE') p.increases += 1;
     this.booked.push(order);
     return order;
@@ -424,7 +549,7 @@ export class PositionLedger {
       account: this.series.account,
       protocol: this.series.protocol,
       indexToken: this.series.indexToken,
-      pair: `${this.series.symbol}/USD`,
+      pair: this.pair,
       isLong: p.isLong,
       size: p.peakSize,
       collateral,

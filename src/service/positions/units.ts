@@ -54,6 +54,16 @@ export function toUnits(value: string | number): bigint {
   return digits / divisor;
 }
 
+/**
+ * A stored number of tokens (a REAL column) as the nearest count of units, rounded half away from
+ * zero: for resuming a position from its row, where the float is all there is.
+ */
+export function numberToUnits(value: number): bigint {
+  const { digits, scale } = exactDecimal(value);
+  if (scale <= TOKEN_DECIMALS) return digits * 10n ** BigInt(TOKEN_DECIMALS - scale);
+  return divideRounded(digits, 10n ** BigInt(scale - TOKEN_DECIMALS));
+}
+
 /** Units as canonical decimal text: no exponent, no trailing zeros ("0.3", "-2", "0"). */
 export function unitsToText(units: bigint): string {
   const abs = units < 0n ? -units : units;

@@ -1,8 +1,10 @@
 import { getAddress } from 'viem';
-import { derivePosition, type PositionFacts } from '../statistics/formulas/position-facts';
 import { ServiceError } from '../http/errors';
 import type { ServiceDb } from '../store/database';
-import { positionWriters, type OrderRow, type PositionRow } from '../store/positions';
+import { positionWriters, type PositionRow } from '../store/positions';
+import type { SeriesKey } from '../positions/keys';
+import { LedgerError, PositionLedger, type TypedFill } from '../positions/ledger';
+import { usdToUnits } from '../positions/units';
 import { prepareCached } from '../../node/sqlite';
 import type { SourceOrder } from '../copy-engine/types';
 import type { SandboxOrder } from './schemas';
@@ -21,10 +23,12 @@ export const OPEN_SOURCE_POSITION_SQL = `SELECT * FROM positions INDEXED BY posi
   WHERE protocol = ? AND account = ? AND index_token = ? AND status = 'OPEN'`;
 
 /**
- * Applies a USD-notional trader order to that trader's positions (docs/semantics.md): OPEN starts a
- * position at the fill price; INCREASE adds tokens at the size-weighted mean entry; DECREASE closes
- * sizeDelta / entry tokens and realises (price − entry) × tokens (negated for shorts); CLOSE (or a
- * liquidation) closes the rest; MARGIN_TRANSFERRED adds collateral only. Size is the peak notional.
+ * Applies a USD-notional trader order to that trader's positions through the position engine
+ * (src/service/positions/, docs/semantics.md): OPEN starts a position at the fill price; INCREASE
+ * adds sizeDelta / price tokens at the size-weighted mean entry; DECREASE closes sizeDelta / entry
+ * tokens (a decrease's USD size is valued at the entry) and realises (price − entry) × tokens,
+ * negated for shorts; CLOSE (or a liquidation) closes the rest; MARGIN_TRANSFERRED adds collateral
+ * only. The collateral is the sum of the orders' collateral deltas; size is the peak notional.
  */
 export function applySandboxOrder(db: ServiceDb, order: SandboxOrder, at: string): AppliedOrder {
   const account = getAddress(order.account);
@@ -34,12 +38,20 @@ export function applySandboxOrder(db: ServiceDb, order: SandboxOrder, at: string
   const before = open
     ? { size: open.size_in_token * open.average_price, collateral: open.collateral }
     : { size: 0, collateral: 0 };
-  const next = nextPosition(order, account, open);
-  next.row.pair = pairOf(db, order);
-  const row = withOrder(next, order);
+  const pair = pairOf(db, order);
+  const series: SeriesKey = { account, protocol: order.protocol, symbol: pair, indexToken: order.indexToken };
+  const ledger = open ? PositionLedger.resume(series, open, { pair }) : new PositionLedger(series, { pair });
+  try {
+    book(ledger, order, open);
+  } catch (error) {
+    if (error instanceof LedgerError) throw invalid(`${at}: ${error.message}`);
+    throw error;
+  }
+  const { positions, orders } = ledger.drain();
   const write = positionWriters(db);
-  write.position(row);
-  write.order(orderRow(order, row, account, row.realised_pnl - (open?.realised_pnl ?? 0)));
+  for (const p of positions) write.position(p);
+  for (const o of orders) write.order(o);
+  const row = positions.at(-1) as PositionRow;
   const source: SourceOrder = {
     id: order.id,
     account,
@@ -72,152 +84,44 @@ function check(order: SandboxOrder, open: PositionRow | undefined, at: string): 
     throw invalid(`${at}.isLong does not match the open position's side`);
   if (open && order.blockTime < open.updated_at_ms)
     throw invalid(`${at}.blockTime is before the position's last order`);
+  if (order.type === 'OPEN' && order.sizeDeltaNumber === 0)
+    throw invalid(`${at}.sizeDeltaNumber must be more than 0 for an OPEN`);
 }
 
-interface Working {
-  row: PositionRow;
-  tokens: number;
-}
-
-function nextPosition(order: SandboxOrder, account: string, open: PositionRow | undefined): Working {
-  if (!open) {
-    const tokens = order.sizeDeltaNumber / order.priceNumber;
-    return { row: newRow(order, account), tokens };
-  }
-  const row = { ...open };
-  let tokens = open.size_in_token;
-  const sign = open.is_long === 1 ? 1 : -1;
-  if (order.type === 'INCREASE') {
-    const added = order.sizeDeltaNumber / order.priceNumber;
-    row.average_price = (open.average_price * tokens + order.priceNumber * added) / (tokens + added);
-    tokens += added;
-    row.collateral += order.collateralDeltaNumber;
-    row.order_increase_count += 1;
-  } else if (order.type === 'MARGIN_TRANSFERRED') {
-    row.collateral += order.collateralDeltaNumber;
-  } else {
-    const closing = order.type === 'CLOSE' || order.isLiquidate === true;
-    // A decrease's USD size is valued at the entry; anything at or past the rest closes it.
-    const closed = closing ? tokens : Math.min(tokens, order.sizeDeltaNumber / open.average_price);
-    row.realised_pnl += sign * (order.priceNumber - open.average_price) * closed;
-    tokens = closing || closed >= tokens * (1 - 1e-12) ? 0 : tokens - closed;
-    row.order_decrease_count += 1;
-  }
-  row.size = Math.max(row.size, tokens * row.average_price);
-  return { row, tokens };
-}
-
-function newRow(order: SandboxOrder, account: string): PositionRow {
-  return {
-    id: `sandbox-${order.id}`,
-    account,
-    protocol: order.protocol,
-    key: `sandbox:${account}:${order.indexToken}:${order.isLong ? 'long' : 'short'}`,
-    log_id: 0,
-    open_block_number: 0,
-    close_block_number: null,
-    open_time_ms: order.blockTime,
-    close_time_ms: null,
-    index_token: order.indexToken,
-    collateral_token: null,
-    pair: order.indexToken,
-    size: order.sizeDeltaNumber,
-    size_in_token: 0,
-    collateral: order.collateralDeltaNumber,
-    average_price: order.priceNumber,
-    fee: 0,
-    funding: 0,
-    realised_pnl: 0,
-    pnl: 0,
-    roi: 0,
-    realised_roi: 0,
-    leverage: 0,
-    is_long: order.isLong ? 1 : 0,
-    is_win: null,
-    is_liquidate: 0,
-    order_count: 0,
-    order_increase_count: 1,
-    order_decrease_count: 0,
-    duration_s: null,
-    status: 'OPEN',
-    tx_hashes: '[]',
-    created_at_ms: order.blockTime,
-    updated_at_ms: order.blockTime,
-  };
-}
-
-/** The position after the order, with its derived fields recomputed by docs/semantics.md. */
-function withOrder(w: Working, order: SandboxOrder): PositionRow {
-  const row = w.row;
-  row.size_in_token = w.tokens;
-  if (order.type !== 'MARGIN_TRANSFERRED') row.order_count += 1;
-  row.tx_hashes = JSON.stringify([...(JSON.parse(row.tx_hashes) as string[]), order.txHash]);
-  row.updated_at_ms = order.blockTime;
-  if (w.tokens === 0) {
-    row.status = 'CLOSE';
-    row.close_time_ms = order.blockTime;
-    row.is_liquidate = order.isLiquidate ? 1 : 0;
-  }
-  const facts: PositionFacts = {
-    id: row.id,
-    account: row.account,
-    protocol: row.protocol,
-    indexToken: row.index_token,
-    pair: row.pair,
-    isLong: row.is_long === 1,
-    size: row.size,
-    collateral: row.collateral,
-    averagePrice: row.average_price,
-    realisedPnl: row.realised_pnl,
-    fee: row.fee,
-    funding: row.funding,
-    isLiquidate: row.is_liquidate === 1,
-    orderCount: row.order_count,
-    openTimeMs: row.open_time_ms,
-    closeTimeMs: row.close_time_ms,
-  };
-  const d = derivePosition(facts);
-  return {
-    ...row,
-    pnl: d.pnl,
-    roi: d.roi,
-    realised_roi: d.realisedRoi,
-    leverage: d.leverage,
-    is_win: d.isWin === null ? null : d.isWin ? 1 : 0,
-    duration_s: d.durationInSecond,
-  };
-}
-
-function orderRow(order: SandboxOrder, row: PositionRow, account: string, realised: number): OrderRow {
-  return {
+/**
+ * The order as the engine's transition: the sandbox names its orders and positions itself (the
+ * order's id; the position by the order that opened it) and has no log index or fee.
+ */
+function book(ledger: PositionLedger, order: SandboxOrder, open: PositionRow | undefined): void {
+  const fill: TypedFill = {
     id: order.id,
-    position_id: row.id,
-    account,
-    protocol: order.protocol,
-    key: row.key,
-    tx_hash: order.txHash,
-    index_token: order.indexToken,
-    collateral_token: null,
-    pair: row.pair,
-    type: order.type,
-    is_long: row.is_long,
-    size_delta: order.sizeDeltaNumber,
-    size: row.size_in_token * row.average_price,
-    size_delta_in_token: order.sizeDeltaNumber / order.priceNumber,
-    size_in_token: row.size_in_token,
-    collateral_delta: order.collateralDeltaNumber,
-    collateral: row.collateral,
+    ids: { order: order.id, position: `sandbox-${order.id}` },
+    timeMs: order.blockTime,
+    isLong: order.isLong,
     price: order.priceNumber,
-    average_price: row.average_price,
-    realised_pnl: realised,
-    fee: 0,
-    funding: 0,
-    leverage: row.leverage,
-    log_id: 0,
-    block_number: 0,
-    block_time_ms: order.blockTime,
-    created_at_ms: order.blockTime,
+    amount: { usd: order.sizeDeltaNumber },
+    isLiquidation: order.isLiquidate === true,
+    txHash: order.txHash,
+    logId: 0,
   };
+  const collateral = (open?.collateral ?? 0) + order.collateralDeltaNumber;
+  // The order's own collateral delta is booked where it adds collateral; a close withdraws it all.
+  const adds = { ...fill, collateral, collateralDelta: order.collateralDeltaNumber };
+  if (order.type === 'MARGIN_TRANSFERRED') ledger.transferMargin(adds, collateral);
+  else if (order.type === 'OPEN' || order.type === 'INCREASE') ledger.applyTyped(order.type, adds);
+  else ledger.applyTyped(order.type, fill, closedUnits(order, open as PositionRow, ledger));
+}
+
+/**
+ * The tokens a DECREASE closes: its USD size at the entry, capped at what is held; within 1e-12 of
+ * all of it, all of it (the USD size of the whole position, sent back, comes to the held tokens
+ * only to floating-point rounding). A CLOSE or a liquidation closes everything.
+ */
+function closedUnits(order: SandboxOrder, open: PositionRow, ledger: PositionLedger): bigint {
+  const held = ledger.netUnits < 0n ? -ledger.netUnits : ledger.netUnits;
+  if (order.type === 'CLOSE' || order.isLiquidate === true) return held;
+  const units = usdToUnits(order.sizeDeltaNumber, open.average_price);
+  return units >= held - held / 1_000_000_000_000n ? held : units;
 }
 
 /** `SYMBOL/USD` when the token is listed for the protocol, else the token itself. */
