@@ -1,13 +1,7 @@
 import type { GraphqlIndexKind, GraphqlSort } from '../../shared/api/graphql';
 import type { FieldMap } from '../store/fields';
 import { orderFields, positionFields, statisticFields } from '../store/fields';
-import {
-  orderToWire,
-  positionExtras,
-  positionToWire,
-  type OrderRow,
-  type PositionRow,
-} from '../store/positions';
+import { orderToWire, positionToGraphql, type OrderRow, type PositionRow } from '../store/positions';
 import { CURRENT_ROWS, statisticToWire, type StatisticRow } from '../statistics/store/statistic-rows';
 
 /** What an index name picks: a table, the fields a body may name, and how a row goes on the wire. */
@@ -35,10 +29,7 @@ export const positionsDataSet: DataSet = {
   defaultSort: { field: 'openBlockTime', direction: 'desc' },
   tieBreak: null,
   key: ['id'],
-  toItem: (row) => {
-    const position = row as unknown as PositionRow;
-    return { ...positionToWire(position), ...positionExtras(position) };
-  },
+  toItem: (row) => positionToGraphql(row as unknown as PositionRow),
 };
 
 /** Orders. */

@@ -20,6 +20,7 @@ import {
   type GraphqlQueryName,
 } from '../../shared/api/graphql';
 import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
+import { POSITION_WIRE_FIELDS } from '../../shared/api/position-fields';
 import { ORDER_TYPES } from '../../shared/api/positions';
 import { POSITION_STATUSES, WINDOWS } from '../../shared/api/common';
 import { STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
@@ -29,12 +30,11 @@ import { SearchPayloadScalar } from './scalars';
 
 const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 const listOf = <T extends GraphQLNullableType>(type: T) => new GraphQLList(nonNull(type));
-const [ID, Str, Num, Int, Bool] = [
+const [ID, Str, Num, Int] = [
   nonNull(GraphQLID),
   nonNull(GraphQLString),
   nonNull(GraphQLFloat),
   nonNull(GraphQLInt),
-  nonNull(GraphQLBoolean),
 ];
 const [optStr, optNum, optBool] = [GraphQLString, GraphQLFloat, GraphQLBoolean];
 
@@ -50,70 +50,36 @@ const PositionStatus = enumOf('PositionStatus', POSITION_STATUSES);
 const OrderType = enumOf('OrderType', ORDER_TYPES);
 const StatisticWindow = enumOf('StatisticWindow', WINDOWS);
 
-const Position = new GraphQLObjectType<unknown, GraphqlContext>({
-  name: 'Position',
-  description: 'A trader position: the REST resource plus the GraphQL extras (many null locally).',
-  fields: fields({
-    id: ID,
-    account: Str,
-    protocol: Str,
-    key: Str,
-    logId: Num,
-    openBlockNumber: Num,
-    closeBlockNumber: optNum,
-    openBlockTime: Str,
-    closeBlockTime: optStr,
-    indexToken: Str,
-    pair: Str,
-    size: Num,
-    collateral: Num,
-    averagePrice: Num,
-    fee: Num,
-    funding: Num,
-    pnl: Num,
-    realisedPnl: Num,
-    roi: Num,
-    realisedRoi: Num,
-    isLong: Bool,
-    isWin: optBool,
-    isLiquidate: Bool,
-    leverage: Num,
-    orderCount: Int,
-    orderIncreaseCount: Int,
-    orderDecreaseCount: Int,
-    durationInSecond: optNum,
-    status: nonNull(PositionStatus),
-    createdAt: Str,
-    synthetixPositionId: optStr,
-    smartAccount: optStr,
-    collateralToken: optStr,
-    reverseIndex: optNum,
-    collateralInToken: optNum,
-    lastCollateral: optNum,
-    lastSizeNumber: optNum,
-    lastSize: optNum,
-    lastSizeInToken: optNum,
-    sizeInToken: optNum,
-    feeInToken: optNum,
-    lastFunding: optNum,
-    fundingInToken: optNum,
-    txHashes: listOf(GraphQLString),
-    orderIds: listOf(GraphQLString),
-    realisedPnlInToken: optNum,
-    updatedAt: optStr,
-  }),
-});
-
 /** A stored field's GraphQL type: its scalar, non-null unless the contract lets it be null. */
 function storedFieldType(field: StoredField): GraphQLOutputType {
-  const scalar =
-    field.type === 'number' ? GraphQLFloat : field.type === 'boolean' ? GraphQLBoolean : GraphQLString;
-  return field.nullable ? scalar : nonNull(scalar);
+  const type =
+    field.type === 'list'
+      ? listOf(GraphQLString)
+      : field.type === 'number'
+        ? GraphQLFloat
+        : field.type === 'boolean'
+          ? GraphQLBoolean
+          : GraphQLString;
+  return field.nullable ? type : nonNull(type);
 }
 
 /** `{name: type}` of a shared field definition, in its order. */
 const storedFieldTypes = (defs: Readonly<Record<string, StoredField>>): Record<string, GraphQLOutputType> =>
   Object.fromEntries(Object.entries(defs).map(([name, field]) => [name, storedFieldType(field)]));
+
+const Position = new GraphQLObjectType<unknown, GraphqlContext>({
+  name: 'Position',
+  description: 'A trader position: the REST resource plus the GraphQL extras (many null locally).',
+  // These keep their places; only their types are narrower than the stored number or text.
+  fields: fields({
+    ...storedFieldTypes(POSITION_WIRE_FIELDS),
+    id: ID,
+    orderCount: Int,
+    orderIncreaseCount: Int,
+    orderDecreaseCount: Int,
+    status: nonNull(PositionStatus),
+  }),
+});
 
 const Order = new GraphQLObjectType<unknown, GraphqlContext>({
   name: 'Order',

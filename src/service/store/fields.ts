@@ -1,12 +1,13 @@
 import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
 import { RANKING_KEYS, STATISTIC_NUMERIC_FIELDS } from '../../shared/api/statistics';
-import type { StoredField, StoredFieldType } from '../../shared/api/stored-fields';
+import { POSITION_WIRE_FIELDS } from '../../shared/api/position-fields';
+import type { FilterableFieldType, StoredField } from '../../shared/api/stored-fields';
 
 /** How a wire field is stored: its SQL expression and how filter values are coerced to it. */
 export interface FieldSpec {
   sql: string;
   /** `address`: text whose 0x form is stored checksummed, so filters normalise it first. */
-  type: StoredFieldType;
+  type: FilterableFieldType;
 }
 /** Wire field name → storage, for one resource. Only listed fields may be filtered or sorted. */
 export type FieldMap = Readonly<Record<string, FieldSpec>>;
@@ -17,50 +18,17 @@ const bool = (sql: string): FieldSpec => ({ sql, type: 'boolean' });
 const time = (sql: string): FieldSpec => ({ sql, type: 'time' });
 const address = (sql: string): FieldSpec => ({ sql, type: 'address' });
 
-/** Position fields (REST filter and GraphQL position queries). */
-export const positionFields: FieldMap = {
-  id: str('id'),
-  account: address('account'),
-  protocol: str('protocol'),
-  key: str('key'),
-  logId: num('log_id'),
-  openBlockNumber: num('open_block_number'),
-  closeBlockNumber: num('close_block_number'),
-  openBlockTime: time('open_time_ms'),
-  closeBlockTime: time('close_time_ms'),
-  indexToken: str('index_token'),
-  collateralToken: str('collateral_token'),
-  pair: str('pair'),
-  size: num('size'),
-  collateral: num('collateral'),
-  averagePrice: num('average_price'),
-  fee: num('fee'),
-  funding: num('funding'),
-  pnl: num('pnl'),
-  realisedPnl: num('realised_pnl'),
-  roi: num('roi'),
-  realisedRoi: num('realised_roi'),
-  isLong: bool('is_long'),
-  isWin: bool('is_win'),
-  isLiquidate: bool('is_liquidate'),
-  leverage: num('leverage'),
-  orderCount: num('order_count'),
-  orderIncreaseCount: num('order_increase_count'),
-  orderDecreaseCount: num('order_decrease_count'),
-  durationInSecond: num('duration_s'),
-  status: str('status'),
-  createdAt: time('created_at_ms'),
-  updatedAt: time('updated_at_ms'),
-};
-
 /** The filterable fields of a shared definition, each reading its column. */
 function filterableFields(fields: Readonly<Record<string, StoredField>>): FieldMap {
   return Object.fromEntries(
     Object.entries(fields).flatMap(([name, { column, type, filterable }]) =>
-      filterable && column !== null ? [[name, { sql: column, type }]] : [],
+      filterable && column !== null && type !== 'list' ? [[name, { sql: column, type }]] : [],
     ),
   );
 }
+
+/** Position fields (REST filter and GraphQL position queries), from src/shared/api/position-fields.ts. */
+export const positionFields: FieldMap = filterableFields(POSITION_WIRE_FIELDS);
 
 /** Order fields (GraphQL searchOrders), from src/shared/api/order-fields.ts. */
 export const orderFields: FieldMap = filterableFields(ORDER_WIRE_FIELDS);

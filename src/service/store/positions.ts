@@ -1,4 +1,5 @@
 import { ORDER_WIRE_FIELDS } from '../../shared/api/order-fields';
+import { POSITION_WIRE_FIELDS } from '../../shared/api/position-fields';
 import type { Order, Position } from '../../shared/api/positions';
 import type { ServiceDb } from './database';
 import { wireMapping } from './wire-rows';
@@ -72,68 +73,14 @@ export interface OrderRow {
   created_at_ms: number;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-const boolOrNull = (v: number | null): boolean | null => (v === null ? null : v === 1);
+const positionWire = wireMapping<PositionRow>(POSITION_WIRE_FIELDS, (field) => !field.graphqlOnly);
+const positionGraphqlWire = wireMapping<PositionRow>(POSITION_WIRE_FIELDS);
 
-/** The Position resource of a row (REST and GraphQL). */
-export function positionToWire(row: PositionRow): Position {
-  return {
-    id: row.id,
-    account: row.account,
-    protocol: row.protocol,
-    key: row.key,
-    logId: row.log_id,
-    openBlockNumber: row.open_block_number,
-    closeBlockNumber: row.close_block_number,
-    openBlockTime: iso(row.open_time_ms),
-    closeBlockTime: isoOrNull(row.close_time_ms),
-    indexToken: row.index_token,
-    pair: row.pair,
-    size: row.size,
-    collateral: row.collateral,
-    averagePrice: row.average_price,
-    fee: row.fee,
-    funding: row.funding,
-    pnl: row.pnl,
-    realisedPnl: row.realised_pnl,
-    roi: row.roi,
-    realisedRoi: row.realised_roi,
-    isLong: row.is_long === 1,
-    isWin: boolOrNull(row.is_win),
-    isLiquidate: row.is_liquidate === 1,
-    leverage: row.leverage,
-    orderCount: row.order_count,
-    orderIncreaseCount: row.order_increase_count,
-    orderDecreaseCount: row.order_decrease_count,
-    durationInSecond: row.duration_s,
-    status: row.status,
-    createdAt: iso(row.created_at_ms),
-  };
-}
+/** The Position resource of a row (REST), as src/shared/api/position-fields.ts defines each field. */
+export const positionToWire = (row: PositionRow): Position => positionWire(row) as Position;
 
-/** The GraphQL-only extras of a position; most stay null in the local world, as in the spec. */
-export function positionExtras(row: PositionRow) {
-  return {
-    synthetixPositionId: null,
-    smartAccount: null,
-    collateralToken: row.collateral_token,
-    reverseIndex: null,
-    collateralInToken: null,
-    lastCollateral: row.collateral,
-    lastSizeNumber: row.size,
-    lastSize: row.size,
-    lastSizeInToken: row.size_in_token,
-    sizeInToken: row.size_in_token,
-    feeInToken: null,
-    lastFunding: row.funding,
-    fundingInToken: null,
-    txHashes: JSON.parse(row.tx_hashes) as string[],
-    orderIds: null,
-    realisedPnlInToken: null,
-    updatedAt: iso(row.updated_at_ms),
-  };
-}
+/** The Position of GraphQL's searches: the REST resource plus its extras, most null locally. */
+export const positionToGraphql = (row: PositionRow): Position => positionGraphqlWire(row) as Position;
 
 const orderWire = wireMapping<OrderRow>(ORDER_WIRE_FIELDS);
 

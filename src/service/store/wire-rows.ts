@@ -15,6 +15,11 @@ function readerOf<Row>(field: StoredField<(keyof Row & string) | null>): (row: R
       const ms = row[column] as number | null;
       return ms === null ? null : new Date(ms).toISOString();
     };
+  if (field.type === 'list')
+    return (row) => {
+      const json = row[column] as string | null;
+      return json === null ? null : (JSON.parse(json) as string[]);
+    };
   if (field.type === 'boolean')
     return (row) => {
       const flag = row[column] as number | null;
@@ -24,11 +29,17 @@ function readerOf<Row>(field: StoredField<(keyof Row & string) | null>): (row: R
 }
 
 /**
- * The row-to-wire mapping of a resource. The readers are built once, so mapping a page of rows
- * walks an array rather than re-reading the definition per row.
+ * The row-to-wire mapping of a resource: every field, or those `include` keeps (the REST resource
+ * leaves GraphQL's extras out). The readers are built once, so mapping a page of rows walks an
+ * array rather than re-reading the definition per row.
  */
-export function wireMapping<Row>(fields: StoredFieldsOf<Row>): (row: Row) => Record<string, unknown> {
-  const readers = Object.entries(fields).map(([name, field]) => [name, readerOf<Row>(field)] as const);
+export function wireMapping<Row>(
+  fields: StoredFieldsOf<Row>,
+  include: (field: StoredField) => boolean = () => true,
+): (row: Row) => Record<string, unknown> {
+  const readers = Object.entries(fields)
+    .filter(([, field]) => include(field))
+    .map(([name, field]) => [name, readerOf<Row>(field)] as const);
   return (row) => {
     const wire: Record<string, unknown> = {};
     for (const [name, read] of readers) wire[name] = read(row);
