@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { TokensList } from '@shared/ipc/contract';
-import { selectTokensList, useTokens } from '@renderer/stores/tokens';
+import { selectTokensList, useTokens } from '@renderer/stores/tradable-tokens';
 
 /** The tradable tokens, loaded by the first page that needs them; null until `tokens:list` answers. */
 export function useTokenList(): TokensList | null {

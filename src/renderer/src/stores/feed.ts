@@ -5,7 +5,7 @@ import type { AppError } from '@shared/result';
 import { shortAddress } from '@renderer/format/address';
 import { call, failureOf } from '@renderer/ipc/call';
 import { toast } from './toasts';
-import { useTokens } from './tokens';
+import { useTokens } from './tradable-tokens';
 import { selectLoggedIn, useSession } from './session';
 import { selectHasWallet, selectWalletKnown, useWallet } from './wallet';
 

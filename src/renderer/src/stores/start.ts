@@ -9,7 +9,7 @@ import { bumpRevision } from './revisions';
 import { useService } from './service';
 import { useSession } from './session';
 import { applyTheme, rememberedTheme, useSettings } from './settings';
-import { useTokens } from './tokens';
+import { useTokens } from './tradable-tokens';
 import { useWallet } from './wallet';
 
 let started = false;

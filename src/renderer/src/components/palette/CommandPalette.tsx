@@ -7,7 +7,7 @@ import { useShortcuts } from '@renderer/keyboard/shortcut-store';
 import { pages } from '@renderer/pages/registry';
 import { useLeaderboard } from '@renderer/stores/leaderboard';
 import { pageIds, useNavigation, type PageId } from '@renderer/stores/navigation';
-import { useTokens } from '@renderer/stores/tokens';
+import { useTokens } from '@renderer/stores/tradable-tokens';
 import { useTraderView } from '@renderer/stores/trader';
 import { SearchIcon, TraderIcon } from '@renderer/components/icons';
 import { paletteItems, parseItemId } from './palette-items';

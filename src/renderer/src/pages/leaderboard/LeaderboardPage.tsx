@@ -21,7 +21,7 @@ import {
 } from '@renderer/stores/leaderboard';
 import { useNavigation } from '@renderer/stores/navigation';
 import { selectLoggedIn, useSession } from '@renderer/stores/session';
-import { useTokens } from '@renderer/stores/tokens';
+import { useTokens } from '@renderer/stores/tradable-tokens';
 import { useTraderView } from '@renderer/stores/trader';
 import { COLUMN_CHOICES, NOT_IN_CSV, chosenColumns } from './columns';
 import { DownloadsMenu } from './DownloadsMenu';

@@ -7,7 +7,7 @@ import type { Column } from '@renderer/components/table/DataTable';
 import { RefreshIcon, SearchIcon, TokensIcon } from '@renderer/components/icons';
 import { SkeletonRows } from '@renderer/components/Skeleton';
 import { formatTimestamp } from '@renderer/format/time';
-import { selectTokensFilter, selectTokensList, useTokens } from '@renderer/stores/tokens';
+import { selectTokensFilter, selectTokensList, useTokens } from '@renderer/stores/tradable-tokens';
 import { filterTokenGroups, splitMatch, type TokenGroupView } from './filter-tokens';
 
 type TokenRow = TokenGroupView['tokens'][number];

@@ -19,7 +19,7 @@ import { useLeaderboard } from '@renderer/stores/leaderboard';
 import { useNavigation, type TraderRef } from '@renderer/stores/navigation';
 import { selectLoggedIn, useSession } from '@renderer/stores/session';
 import { useTraderView } from '@renderer/stores/trader';
-import { useTokens } from '@renderer/stores/tokens';
+import { useTokens } from '@renderer/stores/tradable-tokens';
 import {
   WINDOW_LABELS,
   WINDOW_ORDER,
