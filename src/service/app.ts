@@ -24,6 +24,7 @@ import { installCors } from './http/cors';
 import { realClientConfigRoutes } from './http/routes/real-client-config';
 import { traderExtraRoutes } from './http/routes/trader-extras';
 import type { ServiceContext } from './http/context';
+import { startWalCheckpointer } from '../node/wal-checkpointer';
 import { openServiceDatabase, type ServiceDb } from './store/database';
 import { jwtSecret } from './store/meta';
 import { seedTokenCatalogue } from './market/token-listing';
@@ -113,6 +114,8 @@ function loggerOf(options: LocalServiceOptions): {
 /** Builds the local service over its SQLite store, ready to listen. */
 export function createLocalService(config: ServiceConfig, options: LocalServiceOptions = {}): LocalService {
   const db = openServiceDatabase(config.dbPath);
+  // Checkpoints run on a worker thread, not inside the commits of the copy engine (docs/copy-engine.md).
+  const checkpointer = startWalCheckpointer(db, config.dbPath);
   // The token catalogue first: it is small, and /pairs/tokens answers from it while preparing.
   seedTokenCatalogue(db);
   // Only the demo world's seeding is long enough to be worth a worker (docs/service.md).
@@ -189,6 +192,7 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
     await preparation.stop();
     live?.stop();
     await feed?.stop();
+    await checkpointer?.stop();
     db.close();
     log.file?.close();
   });

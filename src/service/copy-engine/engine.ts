@@ -1,5 +1,6 @@
 // The copy engine: source orders become copy positions in users' embedded wallets, mark prices
 // close them, users close or unlink them (docs/semantics.md, Copy engine; docs/copy-engine.md).
+import { walCatchUp } from '../../node/wal-checkpointer';
 import { copyTradeRuleIssues, type CopyTrade } from '../../shared/api/copy-trades';
 import type { ServiceConfig } from '../config';
 import { roundUsd } from '../copy-trading/money';
@@ -212,6 +213,8 @@ export class CopyEngine {
         this.isolated.clear();
       }
       this.store.committed();
+      // Checkpoints run off this thread; past its hard cap the WAL is caught up here, after the commit.
+      walCatchUp(this.db);
       return events;
     };
   }
