@@ -135,6 +135,9 @@ describe('backtest settings', () => {
       lowSize: 500,
     });
     const back = settingsToCopyForm(s);
+    // The form's options the backtest carries (all but the copy trade's own: title, wallet, …) come back.
+    expect(Object.keys(back)).toHaveLength(27);
+    expect(Object.keys(form)).toEqual(expect.arrayContaining(Object.keys(back)));
     for (const key of Object.keys(back) as (keyof typeof back)[]) expect(back[key]).toEqual(form[key]);
   });
 });
