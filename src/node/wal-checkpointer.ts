@@ -5,9 +5,9 @@
 // (`wal_autocheckpoint = 0`), and a worker thread with a connection of its own checkpoints
 // instead, PASSIVE (it never waits for, nor blocks, a writer or a reader):
 //   - once the WAL holds `pages` frames not yet copied into the database;
-//   - once the WAL holds `catchUpPages` frames in all, whenever any are not yet copied: the writer
-//     starts the WAL over from its beginning only if, when its next transaction begins, every
-//     frame has been copied; a writer that never pauses outruns checkpoints that wait for `pages`;
+//   - once the WAL holds `catchUpPages` frames in all, whenever any are not yet copied and the
+//     writer pauses (no new frame since the last look): the writer starts the WAL over from its
+//     beginning only if, when its next transaction begins, every frame has been copied;
 //   - when writes have paused for `idleMs`, for what is left.
 // A WAL past `hardCapPages` frames all the same (a writer that never pauses: it starts the WAL
 // over only if, when its transaction begins, every frame is copied) raises a flag that the
@@ -123,7 +123,12 @@ function checkpointLoop(): void {
       quietMs = 0;
       caughtUp = false;
     } else quietMs += pollMs;
-    if (now.waiting >= pages || (now.last >= catchUpPages && now.waiting > 0)) checkpoint();
+    // Asked the committing thread to catch up: leave it the checkpoint lock (a checkpoint running
+    // here would make its own give up at once).
+    if (Atomics.load(catchUp, 0) === 1) return;
+    // A catch-up only while the writer pauses: one it outruns copies pages again for nothing.
+    const pausing = quietMs > 0;
+    if (now.waiting >= pages || (now.last >= catchUpPages && now.waiting > 0 && pausing)) checkpoint();
     else if (quietMs >= idleMs && !caughtUp) {
       checkpoint();
       caughtUp = true;
@@ -177,10 +182,11 @@ export function startWalCheckpointer(
     if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
   };
   const run = () => {
+    if (db.open) {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      stats.catchUps += 1;
+    }
     Atomics.store(flag, 0, 0);
-    if (!db.open) return;
-    db.pragma('wal_checkpoint(PASSIVE)');
-    stats.catchUps += 1;
   };
   catchUps.set(db, { flag, run });
   worker.on('message', (message: 'catch up' | Omit<CheckpointStats, 'catchUps'>) => {
