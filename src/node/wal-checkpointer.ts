@@ -183,7 +183,9 @@ export function startWalCheckpointer(
   };
   const run = () => {
     if (db.open) {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      // Busy: the worker's last checkpoint still holds the lock; the next commit tries again.
+      if (result?.busy === 1) return;
       stats.catchUps += 1;
     }
     Atomics.store(flag, 0, 0);
