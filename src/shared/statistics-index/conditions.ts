@@ -217,6 +217,15 @@ let scratch = new Uint32Array(1024);
  * every record is checked.
  */
 export function matchingRecords(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
+  return matchingView(population, conditions).slice();
+}
+
+/**
+ * The records `matchingRecords` answers, as a view of a scratch array that the next call
+ * overwrites: a search reads it at once. Copying it out cost a copy of up to a population's
+ * size per population per query, and the garbage collections that followed.
+ */
+export function matchingView(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
   const bounds: NumericBound[] = [];
   const rest: IndexCondition[] = [];
   for (const c of conditions) {
@@ -245,5 +254,5 @@ export function matchingRecords(population: Population, conditions: readonly Ind
   } else {
     for (let row = 0; row < population.size; row += 1) keep(row);
   }
-  return out.slice(0, count);
+  return out.subarray(0, count);
 }

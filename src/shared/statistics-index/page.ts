@@ -1,4 +1,4 @@
-import { matchingRecords, type IndexCondition } from './conditions';
+import { matchingView, type IndexCondition } from './conditions';
 import type { Population } from './population';
 import { compareTexts } from './text-column';
 
@@ -39,7 +39,7 @@ export function searchPopulations(populations: readonly Population[], query: Ind
   const shares: RecordRef[] = [];
   let total = 0;
   for (const population of populations) {
-    const matches = matchingRecords(population, query.conditions);
+    const matches = matchingView(population, query.conditions);
     total += matches.length;
     if (wanted === 0 || matches.length === 0) continue;
     for (const row of firstInOrder(population, matches, query.sort, wanted)) shares.push({ population, row });
@@ -56,7 +56,7 @@ export function orderAll(
 ): RecordRef[] {
   const refs: RecordRef[] = [];
   for (const population of populations) {
-    const matches = matchingRecords(population, conditions);
+    const matches = matchingView(population, conditions);
     for (const row of firstInOrder(population, matches, sort, matches.length)) refs.push({ population, row });
   }
   if (populations.length > 1) refs.sort(refComparator(sort));
