@@ -127,8 +127,8 @@ export class PositionLedger {
   /** Worked out once: every order and position of the series carries them. */
   private readonly text: string;
   private readonly pair: string;
-  private readonly longKey: string;
-  private readonly shortKey: string;
+  /** The position keys of the long and short side, hashed when first used (a resumed ledger has its own). */
+  private readonly keys: { long?: string; short?: string } = {};
   private readonly closed: PositionRow[] = [];
   private readonly booked: OrderRow[] = [];
   private open: OpenPosition | null = null;
@@ -139,8 +139,6 @@ export class PositionLedger {
     this.series = withIndexToken(series);
     this.text = seriesText(this.series);
     this.pair = settings.pair ?? `${this.series.symbol}/USD`;
-    this.longKey = positionKey(this.series, true);
-    this.shortKey = positionKey(this.series, false);
     this.leverage = settings.assumedLeverage ?? 1;
     if (!(Number.isFinite(this.leverage) && this.leverage > 0))
       throw new LedgerError(`assumed leverage must be a number greater than 0, not ${this.leverage}`);
@@ -149,6 +147,11 @@ export class PositionLedger {
   /** orderId / positionId of this series, without working the series' text out again. */
   private hashId(kind: 'order' | 'position', fillId: string, index: 0 | 1): string {
     return sha(`${kind}|${this.text}|${fillId}|${index}`).slice(0, 32);
+  }
+
+  private keyOf(isLong: boolean): string {
+    const side = isLong ? 'long' : 'short';
+    return (this.keys[side] ??= positionKey(this.series, isLong));
   }
 
   /** The caller's id for part 0 of a fill that names its rows, else the derived one. */
@@ -353,7 +356,7 @@ export class PositionLedger {
     const { fill } = part;
     const p: OpenPosition = {
       id: this.idOf('position', fill, part.index),
-      key: fill.isBuy ? this.longKey : this.shortKey,
+      key: this.keyOf(fill.isBuy),
       isLong: fill.isBuy,
       units: 0n,
       tokens: 0,
@@ -488,9 +491,14 @@ export class PositionLedger {
     return order;
   }
 
-  /** Columns an order shares with its series and position. */
-  private commonColumns(p: OpenPosition) {
+  /** The position's row; `closeTimeMs` null while it is open. */
+  private row(p: OpenPosition, closeTimeMs: number | null): PositionRow {
+    const reported = p.peakReportedCollateral;
+    const assumed = reported === null;
+    const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / p.assumedLeverage);
+    const d = derivePosition(facts);
     const s = this.series;
+    // Written out rather than spread in, as in record(): a spread builds a slower object to write.
     return {
       account: s.account,
       protocol: s.protocol,
@@ -499,17 +507,6 @@ export class PositionLedger {
       collateral_token: null,
       pair: this.pair,
       is_long: p.isLong ? 1 : 0,
-    };
-  }
-
-  /** The position's row; `closeTimeMs` null while it is open. */
-  private row(p: OpenPosition, closeTimeMs: number | null): PositionRow {
-    const reported = p.peakReportedCollateral;
-    const assumed = reported === null;
-    const facts = this.facts(p, closeTimeMs, reported ?? p.peakSize / p.assumedLeverage);
-    const d = derivePosition(facts);
-    return {
-      ...this.commonColumns(p),
       id: p.id,
       log_id: p.logId,
       // Venues off-chain have no blocks: 0, and close_block_number null while open.
