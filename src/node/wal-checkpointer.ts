@@ -183,9 +183,17 @@ export function startWalCheckpointer(
   };
   const run = () => {
     if (db.open) {
-      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      let busy: boolean;
+      try {
+        const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+        busy = result?.busy === 1;
+      } catch {
+        // Locked (a statement of this connection still reading, another connection's schema
+        // change): as busy. A catch-up runs from an event handler, where a throw ends the process.
+        busy = true;
+      }
       // Busy: the worker's last checkpoint still holds the lock; the next commit tries again.
-      if (result?.busy === 1) return;
+      if (busy) return;
       stats.catchUps += 1;
     }
     Atomics.store(flag, 0, 0);

@@ -21,7 +21,7 @@ interface TokenRow {
   max_leverage: number;
 }
 
-/** The market's pair name for a symbol (as market/ledger.ts and the simulator write it). */
+/** The market's pair name for a symbol (as positions/ledger.ts and the simulator write it). */
 export const pairOf = (symbol: string): string => `${symbol}/USD`;
 
 /** The tokens table in memory; reloaded when a lookup misses and the table has grown. */
