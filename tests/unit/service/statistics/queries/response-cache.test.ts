@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../../../src/service/statistics/queries/response-cache';
+import { ResponseCache } from '../../../../../src/service/statistics/queries/response-cache';
 
 describe('ResponseCache', () => {
   it('holds at most its byte budget, dropping the least recently used first', () => {

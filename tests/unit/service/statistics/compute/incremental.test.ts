@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PositionFacts } from '../../../../src/service/statistics/formulas/position-facts';
-import { computeAllFromColumns } from '../../../../src/service/statistics/compute/engine';
-import { IncrementalStatistics } from '../../../../src/service/statistics/compute/incremental';
-import type { PositionColumns } from '../../../../src/service/statistics/compute/position-columns';
-import type { RecordToStore } from '../../../../src/service/statistics/store/writer';
-import { generatePositions } from '../../../bench/position-columns';
+import type { PositionFacts } from '../../../../../src/service/statistics/formulas/position-facts';
+import { computeAllFromColumns } from '../../../../../src/service/statistics/compute/engine';
+import { IncrementalStatistics } from '../../../../../src/service/statistics/compute/incremental';
+import type { PositionColumns } from '../../../../../src/service/statistics/compute/position-columns';
+import type { RecordToStore } from '../../../../../src/service/statistics/store/writer';
+import { generatePositions } from '../../../../bench/position-columns';
 
 const NOW = Date.UTC(2026, 10, 21, 15);
 const mark = () => 123;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pageJson, pageJsonBuffer } from '../../../../src/service/statistics/store/json-rows';
+import { pageJson, pageJsonBuffer } from '../../../../../src/service/statistics/store/json-rows';
 
 describe('pageJsonBuffer', () => {
   it('writes the bytes of pageJson, UTF-8 included', () => {
