@@ -9,27 +9,12 @@ import { computeStatistic } from '../../src/service/statistics/formulas/statisti
 import { markPrices, traderFacts } from '../../src/service/statistics/compute/facts';
 import { serviceMigrations } from '../../src/service/store/migrations';
 import { statisticToWire, type StatisticRow } from '../../src/service/statistics/store/statistic-rows';
-import { EXTRA_RANKING_KEYS } from '../../src/shared/api/statistics';
+import { ADDED_STATISTIC_FIELDS, EXTRA_RANKING_KEYS } from '../../src/shared/api/statistics';
 import { apiKeyFor } from '../support/credentials';
 import { ALICE, BOB, HOUR, T0, insertPositions, positionRow } from '../support/graphql-fixtures';
 import { postJson, startTestService, type RunningService } from '../support/service';
 
-const ADDED = [
-  'longPnl',
-  'realisedLongPnl',
-  'shortPnl',
-  'realisedShortPnl',
-  'totalLongVolume',
-  'totalShortVolume',
-  'winStreak',
-  'loseStreak',
-  'maxWinStreak',
-  'maxLoseStreak',
-  'sharpeRatio',
-  'realisedSharpeRatio',
-  'sortinoRatio',
-  'realisedSortinoRatio',
-] as const;
+const ADDED = ADDED_STATISTIC_FIELDS;
 
 let svc: RunningService;
 let key: string;

@@ -5,6 +5,7 @@
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTokenAddress } from '../../src/service/market/catalogue';
+import { ADDED_STATISTIC_FIELDS } from '../../src/shared/api/statistics';
 import { apiKeyFor } from '../support/credentials';
 import { postJson, startTestService, type RunningService } from '../support/service';
 
@@ -68,22 +69,7 @@ interface Added {
   sortinoRatio: number | null;
   realisedSortinoRatio: number | null;
 }
-const ADDED_FIELDS = [
-  'longPnl',
-  'shortPnl',
-  'realisedLongPnl',
-  'realisedShortPnl',
-  'totalLongVolume',
-  'totalShortVolume',
-  'winStreak',
-  'loseStreak',
-  'maxWinStreak',
-  'maxLoseStreak',
-  'sharpeRatio',
-  'realisedSharpeRatio',
-  'sortinoRatio',
-  'realisedSortinoRatio',
-] as const;
+const ADDED_FIELDS = ADDED_STATISTIC_FIELDS;
 
 async function rest(window: string): Promise<Added> {
   const res = await fetch(`${svc.url}/public/${P}/position/statistic/trader/${TRADER}`, {

@@ -111,6 +111,27 @@ export const positionStatisticSchema = zObject({
 });
 export type PositionStatistic = z.infer<typeof positionStatisticSchema>;
 
+/**
+ * The statistics added for real clients (docs/statistics.md, "Long and short, streaks,
+ * risk-adjusted return"): side split, streaks, Sharpe and Sortino with their realised variants.
+ */
+export const ADDED_STATISTIC_FIELDS = [
+  'longPnl',
+  'realisedLongPnl',
+  'shortPnl',
+  'realisedShortPnl',
+  'totalLongVolume',
+  'totalShortVolume',
+  'winStreak',
+  'loseStreak',
+  'maxWinStreak',
+  'maxLoseStreak',
+  'sharpeRatio',
+  'realisedSharpeRatio',
+  'sortinoRatio',
+  'realisedSortinoRatio',
+] as const satisfies readonly (keyof PositionStatistic)[];
+
 /** Numeric statistic fields: what `sortBy`, ranges and sorts may name. */
 export const STATISTIC_NUMERIC_FIELDS = [
   'totalTrade',
@@ -154,21 +175,7 @@ export const STATISTIC_NUMERIC_FIELDS = [
   'runTimeDays',
   'lastTradeAtTs',
   'totalFee',
-  // Added for real clients (docs/statistics.md, "Long and short, streaks, risk-adjusted return").
-  'longPnl',
-  'realisedLongPnl',
-  'shortPnl',
-  'realisedShortPnl',
-  'totalLongVolume',
-  'totalShortVolume',
-  'winStreak',
-  'loseStreak',
-  'maxWinStreak',
-  'maxLoseStreak',
-  'sharpeRatio',
-  'realisedSharpeRatio',
-  'sortinoRatio',
-  'realisedSortinoRatio',
+  ...ADDED_STATISTIC_FIELDS,
 ] as const satisfies readonly (keyof PositionStatistic)[];
 export type StatisticNumericField = (typeof STATISTIC_NUMERIC_FIELDS)[number];
 
