@@ -1,6 +1,7 @@
 // The demo world's trades written as venue fills (the importer's CSV), for the real web client's
 // run (docs/real-clients.md, `npm run e2e:real-client`): the client lists only protocols it knows
 // and the demo's have names of our own, so the same trades are imported again under one it knows.
+import { numberToUnits, unitsToText } from '../positions/units';
 import type { ServiceDb } from '../store/database';
 
 /** The demo's fills of its busiest protocol's busiest traders, as CSV text. */
@@ -25,20 +26,6 @@ interface DemoOrder {
   is_liquidate: number;
 }
 
-/** The importer's smallest size: 10^-18 token (docs/importing.md). */
-const DECIMALS = 18;
-
-/** A size in tokens rounded to the importer's 18 decimals, as an exact count of 10^-18 token. */
-const toUnits = (sz: number): bigint => BigInt(Math.abs(sz).toFixed(DECIMALS).replace('.', ''));
-
-/** Units as decimal text without trailing zeros, the importer's `sz`. */
-function unitsText(units: bigint): string {
-  const digits = units.toString().padStart(DECIMALS + 1, '0');
-  const whole = digits.slice(0, -DECIMALS);
-  const fraction = digits.slice(-DECIMALS).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
-
 /**
  * The size each order trades, exactly. The demo stores sizes as floating point, and its closing
  * order takes the float sum of the opening ones; rounded one by one to 18 decimals they no longer
@@ -51,7 +38,7 @@ function exactFills(orders: DemoOrder[]): { order: DemoOrder; units: bigint }[] 
   const open = new Map<string, bigint>();
   return orders.flatMap((order) => {
     const held = open.get(order.position) ?? 0n;
-    const wanted = toUnits(order.sz);
+    const wanted = numberToUnits(Math.abs(order.sz));
     const closes = order.type === 'CLOSE';
     const units = grows(order.type) ? wanted : closes ? held : wanted < held ? wanted : held;
     open.set(order.position, grows(order.type) ? held + units : held - units);
@@ -81,7 +68,7 @@ export function demoTradesAsFills(db: ServiceDb, traders: number): DemoFills {
     const buys = grows(o.type) === (o.is_long === 1);
     const liquidation = o.type === 'CLOSE' && o.is_liquidate === 1;
     const coin = o.pair.split('/')[0];
-    return [o.time, o.account, coin, buys ? 'B' : 'A', o.price, unitsText(units), o.fee, liquidation].join(
+    return [o.time, o.account, coin, buys ? 'B' : 'A', o.price, unitsToText(units), o.fee, liquidation].join(
       ',',
     );
   });
