@@ -6,15 +6,19 @@ import { derivePosition, type PositionFacts } from '../statistics/formulas/posit
 import type { OrderType } from '../../shared/api/positions';
 import type { OrderRow, PositionRow } from '../store/positions';
 import { sha, seriesText, withIndexToken, positionKey, type SeriesKey } from './keys';
-import { numberToUnits, toUnits, unitsToNumber, unitsToText, usdToUnits } from './units';
+import { numberToUnits, scaleUnits, toUnits, unitsToNumber, unitsToText, usdToUnits } from './units';
 
 /** A fill the ledger cannot apply (out of time order, non-positive size or price). */
 export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
-/** How much a fill trades: tokens as decimal text, exact units, or a USD notional at the fill price. */
-export type FillAmount = { tokens: string } | { units: bigint } | { usd: string | number };
+/**
+ * How much a fill trades: tokens as decimal text, exact units, a USD notional at the fill price, or
+ * a share (0 < share ≤ 1) of the open position (a venue that decreases by a fraction of the size).
+ */
+export type FillAmount =
+  { tokens: string } | { units: bigint } | { usd: string | number } | { share: number };
 
 /** One fill (trade) of a series. */
 export interface LedgerFill {
@@ -25,9 +29,9 @@ export interface LedgerFill {
   /** Fill price in USD per token, > 0. */
   price: number;
   amount: FillAmount;
-  /** USD; 0 when absent. Negative is a rebate. */
+  /** USD; when absent, the settings' fee rate on the fill's notional (else 0). Negative is a rebate. */
   fee?: number;
-  /** USD, signed (negative means paid); 0 when absent. */
+  /** USD, signed (negative means paid); when absent, accrued from the settings' funding index (else 0). */
   funding?: number;
   /** The position's collateral in USD after this fill, when the source reports it. */
   collateral?: number;
@@ -52,7 +56,46 @@ export interface LedgerSettings {
   assumedLeverage?: number;
   /** The rows' pair; default `${symbol}/USD` (the sandbox names an unlisted token's pair by the token). */
   pair?: string;
+  /** A taker fee rate: a fill without its own fee pays rate × tokens × price (0 for a margin transfer). */
+  feeRate?: number;
+  /**
+   * The cumulative funding rate at a time (differences are what count): a fill without its own
+   * funding carries −side × size × (index(fill) − index(previous fill)), so longs pay a positive rate.
+   */
+  fundingIndex?: (timeMs: number) => number;
+  /**
+   * Money rounded to this many decimals (2: cents): each order's realised PnL, fee and funding, and
+   * the position's sums of them, so that the orders add up exactly to their position.
+   */
+  moneyDecimals?: number;
+  /**
+   * The position keeps its size in USD as its own sum, as venues that trade in USD do (GMX's
+   * sizeInUsd): a fill sized in USD adds exactly that, a decrease takes its share, the entry is
+   * size / tokens. Without it the size is tokens × the running mean entry.
+   */
+  keepsUsdSize?: boolean;
+  /** Maintenance margin as a fraction of the size: where `liquidationPrice()` and `liquidate()` put the price. */
+  maintenanceMargin?: number;
+  /** Block time of a chain: block number = floor(time / blockMs). Without it blocks are 0 (off-chain venues). */
+  blockMs?: number;
 }
+
+/** The open position as the engine holds it, for a caller that decides on it (a simulated trader). */
+export interface OpenPositionView {
+  isLong: boolean;
+  /** |net size| in tokens. */
+  tokens: number;
+  averagePrice: number;
+  /** The size in USD now (kept, or tokens × entry). */
+  size: number;
+  /** The collateral now: reported, else size / assumed leverage. */
+  collateral: number;
+  realisedPnl: number;
+  lastTimeMs: number;
+}
+
+/** A fill that closes the whole position at its liquidation price (the engine works out price and size). */
+export type LiquidationFill = Omit<LedgerFill, 'isBuy' | 'price' | 'amount' | 'isLiquidation'>;
 
 /** A fill of a source that names its orders' types (the sandbox): the side of its position, not of the trade. */
 export type TypedFill = Omit<LedgerFill, 'isBuy'> & { isLong: boolean };
@@ -70,6 +113,8 @@ interface FillPart {
   collateral: number | undefined;
   /** The fill's USD notional when the source sized it in USD: a growing order's size delta. */
   usd: number | undefined;
+  /** The share of the open position the fill closes, when the source sized it so. */
+  share: number | undefined;
   collateralDelta: number | undefined;
   logId: number;
 }
@@ -83,6 +128,8 @@ interface OpenPosition {
   /** `units` as a number of tokens, kept with it (money arithmetic reads it on every fill). */
   tokens: number;
   averagePrice: number;
+  /** The size in USD kept as its own sum (settings.keepsUsdSize); unused otherwise. */
+  notional: number;
   peakSize: number;
   peakReportedCollateral: number | null;
   lastReportedCollateral: number | null;
@@ -104,15 +151,20 @@ interface OpenPosition {
   isLiquidate: boolean;
 }
 
-/** The tokens a fill's amount names, in units (≥ 0 when well formed). */
-function amountUnits(fill: Pick<LedgerFill, 'amount' | 'price'>): bigint {
+/** The tokens a fill's amount names, in units (≥ 0 when well formed); a share is of `held`. */
+function amountUnits(fill: Pick<LedgerFill, 'amount' | 'price' | 'id'>, held: bigint | undefined): bigint {
   const a = fill.amount;
-  return 'units' in a ? a.units : 'tokens' in a ? toUnits(a.tokens) : usdToUnits(a.usd, fill.price);
+  if ('units' in a) return a.units;
+  if ('tokens' in a) return toUnits(a.tokens);
+  if ('usd' in a) return usdToUnits(a.usd, fill.price);
+  if (held === undefined || !(a.share > 0 && a.share <= 1))
+    throw new LedgerError(`fill ${fill.id}: a share must be in (0, 1] of an open position`);
+  return scaleUnits(held, a.share);
 }
 
-/** The tokens a fill trades, in units (> 0). */
-export function fillUnits(fill: LedgerFill): bigint {
-  const units = amountUnits(fill);
+/** The tokens a fill trades, in units (> 0); `held` is the open position's, for a share. */
+export function fillUnits(fill: LedgerFill, held?: bigint): bigint {
+  const units = amountUnits(fill, held);
   if (units <= 0n) throw new LedgerError(`fill ${fill.id}: size must be greater than 0`);
   return units;
 }
@@ -124,6 +176,9 @@ export function fillUnits(fill: LedgerFill): bigint {
 export class PositionLedger {
   private readonly series: Required<SeriesKey>;
   private readonly leverage: number;
+  private readonly settings: LedgerSettings;
+  /** Rounds money to settings.moneyDecimals (the identity without it). */
+  private readonly money: (x: number) => number;
   /** Worked out once: every order and position of the series carries them. */
   private readonly text: string;
   private readonly pair: string;
@@ -142,6 +197,8 @@ export class PositionLedger {
     this.leverage = settings.assumedLeverage ?? 1;
     if (!(Number.isFinite(this.leverage) && this.leverage > 0))
       throw new LedgerError(`assumed leverage must be a number greater than 0, not ${this.leverage}`);
+    this.settings = settings;
+    this.money = moneyRounding(settings.moneyDecimals);
   }
 
   /** orderId / positionId of this series, without working the series' text out again. */
@@ -175,6 +232,7 @@ export class PositionLedger {
       units,
       tokens: unitsToNumber(units),
       averagePrice: row.average_price,
+      notional: row.size_in_token * row.average_price,
       peakSize: row.size,
       peakReportedCollateral: row.collateral,
       lastReportedCollateral: row.collateral,
@@ -205,9 +263,58 @@ export class PositionLedger {
     return this.open.isLong ? this.open.units : -this.open.units;
   }
 
+  /** The open position, or null when the series is flat. */
+  get openPosition(): OpenPositionView | null {
+    const p = this.open;
+    if (!p) return null;
+    return {
+      isLong: p.isLong,
+      tokens: p.tokens,
+      averagePrice: p.averagePrice,
+      size: this.sizeOf(p),
+      collateral: this.collateralNow(p),
+      realisedPnl: p.realisedPnl,
+      lastTimeMs: p.lastTimeMs,
+    };
+  }
+
+  /**
+   * Where the open position is liquidated, with maintenance margin m, size N and collateral C:
+   * long entry × (1 − (C/N − m)), short entry × (1 + (C/N − m)); null when flat. It may be ≤ 0 (a
+   * long with more collateral than size is never liquidated).
+   */
+  liquidationPrice(): number | null {
+    const p = this.open;
+    if (!p) return null;
+    const cushion = this.collateralNow(p) / this.sizeOf(p) - this.maintenance();
+    return p.averagePrice * (1 - (p.isLong ? 1 : -1) * cushion);
+  }
+
+  /**
+   * Liquidation, for a source that has no liquidation fill of its own: a CLOSE of every token at
+   * `liquidationPrice()`, marked a liquidation, that loses the whole collateral: it realises
+   * −collateral minus what earlier decreases realised (the maintenance margin goes to the venue).
+   */
+  liquidate(fill: LiquidationFill): OrderRow {
+    const p = this.open;
+    const price = this.liquidationPrice();
+    if (!p || price === null || !(price > 0))
+      throw new LedgerError(`fill ${fill.id}: no open position to liquidate at a positive price`);
+    const whole = { ...fill, isBuy: !p.isLong, price, amount: { units: p.units }, isLiquidation: true };
+    this.check(whole);
+    const part = this.part(whole, p.units, 0);
+    return this.shrink(p, part, 'CLOSE', true, this.money(-this.collateralNow(p) - p.realisedPnl));
+  }
+
+  private maintenance(): number {
+    const m = this.settings.maintenanceMargin;
+    if (m === undefined) throw new LedgerError('the ledger has no maintenance margin setting');
+    return m;
+  }
+
   /** Applies the next fill; returns the orders it booked (two when it goes through zero). */
   apply(fill: LedgerFill): OrderRow[] {
-    const units = fillUnits(fill);
+    const units = fillUnits(fill, this.open?.units);
     this.check(fill); // last: a refused fill leaves the ledger as it was
     const whole = this.part(fill, units, 0);
     const p = this.open;
@@ -229,7 +336,7 @@ export class PositionLedger {
     const p = this.open;
     if ((type === 'OPEN') !== !p || (p && p.isLong !== fill.isLong))
       throw new LedgerError(`fill ${fill.id}: ${type} does not fit the series' open position`);
-    const amount = units ?? (type === 'CLOSE' && p ? p.units : amountUnits(fill));
+    const amount = units ?? (type === 'CLOSE' && p ? p.units : amountUnits(fill, p?.units));
     if (amount < 0n || (type === 'OPEN' && amount === 0n) || (p && type !== 'INCREASE' && amount > p.units))
       throw new LedgerError(
         `fill ${fill.id}: ${type} of ${unitsToText(amount)} tokens does not fit the position`,
@@ -307,20 +414,33 @@ export class PositionLedger {
   private part(fill: LedgerFill, units: bigint, index: 0 | 1): FillPart {
     const logId = fill.logId ?? this.count;
     if (index === 0) this.count += 1;
-    const fee = fill.fee ?? 0;
-    const funding = fill.funding ?? 0;
+    const tokens = unitsToNumber(units);
+    const rate = this.settings.feeRate;
+    const fee = fill.fee ?? (rate === undefined ? 0 : this.money(rate * tokens * fill.price));
+    const funding = fill.funding ?? this.accruedFunding(fill.timeMs);
     return {
       fill,
       index,
       units,
-      tokens: unitsToNumber(units),
+      tokens,
       fee,
       funding,
       collateral: fill.collateral,
       usd: 'usd' in fill.amount ? Number(fill.amount.usd) : undefined,
+      share: 'share' in fill.amount ? fill.amount.share : undefined,
       collateralDelta: fill.collateralDelta,
       logId,
     };
+  }
+
+  /** Funding on the open position's size since its last fill, from settings.fundingIndex (else 0). */
+  private accruedFunding(timeMs: number): number {
+    const index = this.settings.fundingIndex;
+    const p = this.open;
+    if (!index || !p) return 0;
+    const rate = index(timeMs) - index(p.lastTimeMs);
+    const sign = p.isLong ? 1 : -1;
+    return this.money(-sign * this.sizeOf(p) * rate);
   }
 
   /**
@@ -337,6 +457,7 @@ export class PositionLedger {
       fee: closeFee,
       collateral: undefined,
       usd: undefined,
+      share: undefined,
       collateralDelta: undefined,
     };
     const restUnits = whole.units - p.units;
@@ -347,6 +468,7 @@ export class PositionLedger {
       tokens: unitsToNumber(restUnits),
       fee: whole.fee - closeFee,
       usd: undefined,
+      share: undefined,
       collateralDelta: undefined,
     };
     return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 })];
@@ -361,6 +483,7 @@ export class PositionLedger {
       units: 0n,
       tokens: 0,
       averagePrice: fill.price,
+      notional: 0,
       peakSize: 0,
       peakReportedCollateral: null,
       lastReportedCollateral: null,
@@ -392,7 +515,10 @@ export class PositionLedger {
     const tokens = part.tokens;
     p.units += part.units;
     p.tokens = unitsToNumber(p.units);
-    if (held > 0 && tokens > 0)
+    if (this.settings.keepsUsdSize) {
+      p.notional += part.usd ?? tokens * part.fill.price;
+      if (tokens > 0) p.averagePrice = p.notional / p.tokens;
+    } else if (held > 0 && tokens > 0)
       p.averagePrice = (p.averagePrice * held + part.fill.price * tokens) / p.tokens;
     p.peakSize = Math.max(p.peakSize, this.sizeOf(p));
     this.book(p, part);
@@ -406,16 +532,18 @@ export class PositionLedger {
     part: FillPart,
     type: 'DECREASE' | 'CLOSE',
     closes = type === 'CLOSE',
+    realisedAs?: number,
   ): OrderRow {
     const tokens = part.tokens;
     const move = (part.fill.price - p.averagePrice) * tokens;
-    const realised = p.isLong ? move : -move;
+    const realised = realisedAs ?? this.money(p.isLong ? move : -move);
+    const sizeDelta = this.shrinkSize(p, part, closes);
     p.units -= part.units;
     p.tokens = unitsToNumber(p.units);
-    p.realisedPnl += realised;
+    p.realisedPnl = this.money(p.realisedPnl + realised);
     this.book(p, part);
     // The size delta of a decrease is at the average entry, so size − size delta = the size after.
-    const order = this.record(p, part, type, tokens * p.averagePrice, realised);
+    const order = this.record(p, part, type, sizeDelta, realised);
     if (closes) {
       p.isLiquidate = part.fill.isLiquidation === true;
       this.closed.push(this.row(p, part.fill.timeMs));
@@ -424,10 +552,21 @@ export class PositionLedger {
     return order;
   }
 
+  /**
+   * The size a shrinking part takes off: its tokens at the average entry, or, with a kept USD size,
+   * its share of that size (all of it for a close), which it also takes off the kept size.
+   */
+  private shrinkSize(p: OpenPosition, part: FillPart, closes: boolean): number {
+    if (!this.settings.keepsUsdSize) return part.tokens * p.averagePrice;
+    const delta = closes ? p.notional : p.notional * (part.share ?? part.tokens / p.tokens);
+    p.notional = closes ? 0 : p.notional - delta;
+    return delta;
+  }
+
   /** Adds a part's money, collateral, time and transaction to its position. */
   private book(p: OpenPosition, part: FillPart): void {
-    p.fee += part.fee;
-    p.funding += part.funding;
+    p.fee = this.money(p.fee + part.fee);
+    p.funding = this.money(p.funding + part.funding);
     p.lastTimeMs = part.fill.timeMs;
     if (part.collateral !== undefined) {
       p.lastReportedCollateral = part.collateral;
@@ -438,7 +577,12 @@ export class PositionLedger {
   }
 
   private sizeOf(p: OpenPosition): number {
-    return p.tokens * p.averagePrice;
+    return this.settings.keepsUsdSize ? p.notional : p.tokens * p.averagePrice;
+  }
+
+  private blockOf(timeMs: number): number {
+    const blockMs = this.settings.blockMs;
+    return blockMs === undefined ? 0 : Math.floor(timeMs / blockMs);
   }
 
   /** The position's collateral now: the last one the source reported, else size / assumed leverage. */
@@ -479,7 +623,7 @@ export class PositionLedger {
       funding: part.funding,
       leverage: p.lastLeverage,
       log_id: part.logId,
-      block_number: 0,
+      block_number: this.blockOf(part.fill.timeMs),
       block_time_ms: part.fill.timeMs,
       created_at_ms: part.fill.timeMs,
     };
@@ -509,9 +653,9 @@ export class PositionLedger {
       is_long: p.isLong ? 1 : 0,
       id: p.id,
       log_id: p.logId,
-      // Venues off-chain have no blocks: 0, and close_block_number null while open.
-      open_block_number: 0,
-      close_block_number: closeTimeMs === null ? null : 0,
+      // Venues off-chain have no blocks (settings.blockMs): 0; close_block_number null while open.
+      open_block_number: this.blockOf(p.openTimeMs),
+      close_block_number: closeTimeMs === null ? null : this.blockOf(closeTimeMs),
       open_time_ms: p.openTimeMs,
       close_time_ms: closeTimeMs,
       size: facts.size,
@@ -560,6 +704,29 @@ export class PositionLedger {
       closeTimeMs,
     };
   }
+}
+
+/** Relative distance below a half step within which a float is taken as the half step (float noise). */
+const TIE_NOISE = 1e-14;
+
+/**
+ * `x` rounded half up to `decimals` decimals, −0 as 0. A product that stands for an exact half
+ * step lands a hair either side of it in floating point (0.035 % of 100 USD is
+ * 0.034999999999999996), so a value within TIE_NOISE below a half step rounds up, as its decimal
+ * value does (docs/simulator.md, Position and orders).
+ */
+export function roundMoney(x: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  const scaled = x * scale;
+  const n = Math.round(scaled);
+  const tie = Math.abs(scaled - n - 0.5) <= Math.abs(scaled) * TIE_NOISE;
+  return (tie ? n + 1 : n) / scale + 0;
+}
+
+/** roundMoney to `decimals`, or x itself when decimals is undefined. */
+function moneyRounding(decimals: number | undefined): (x: number) => number {
+  if (decimals === undefined) return (x) => x;
+  return (x) => roundMoney(x, decimals);
 }
 
 /**

@@ -87,6 +87,16 @@ export function usdToUnits(usd: string | number, price: string | number): bigint
   return divideRounded(numerator, p.digits * 10n ** BigInt(u.scale));
 }
 
+/**
+ * `units` × `factor` (a finite number ≥ 0, read as its shortest decimal text), rounded half away
+ * from zero: a share of a holding, exact to the unit however large the holding.
+ */
+export function scaleUnits(units: bigint, factor: number): bigint {
+  const { digits, scale } = exactDecimal(factor);
+  if (digits < 0n) throw new DecimalError(`factor ${factor} must not be negative`);
+  return divideRounded(units * digits, 10n ** BigInt(scale));
+}
+
 /** n / d rounded half away from zero; d > 0. */
 function divideRounded(n: bigint, d: bigint): bigint {
   const q = n / d;
