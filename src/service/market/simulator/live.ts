@@ -11,7 +11,7 @@ import { positionWriters, type OrderRow, type PositionRow } from '../../store/po
 import { hashString, hex32, mix32, normal, substream } from './draws';
 import { LiveMarksRecorder } from './live-marks';
 import { ACTIVITY_WINDOW_MS, HOUR_MS, dynamicsOf } from './parameters';
-import { SimPosition, cents, positionKey, type OrderStamper, type PositionIdentity } from './position-book';
+import { SimPosition, cents, type OrderStamper, type PositionIdentity } from './position-book';
 import { stepReturn } from './prices';
 import { drawHumanKind, drawStyle, type TraderStyle } from './styles';
 import { chooseSize, chooseToken, pad36, planIncrease } from './trader';
@@ -328,15 +328,22 @@ class LiveMarketState {
     if (plan) this.commit(position, position.increase(nowMs, price, plan.sizeUsd, plan.collateral));
   }
 
-  /** A new position in the trader's style; the same key already open is increased instead. */
+  /**
+   * A new position in the trader's style; the same series and side already open is increased
+   * instead. Matched by account, protocol, token and side rather than by key: a database seeded
+   * before the one positionKey keeps its open positions' stored keys (docs/simulator.md).
+   */
   private openPosition(trader: LiveTrader, nowMs: number): void {
     const style = this.styleOf(trader.account);
     const token = chooseToken(this.random, style, trader.market);
     const isLong = this.random.chance(style.longBias);
     const { leverage, collateral } = chooseSize(this.random, style, token);
-    const key = positionKey(trader.account, token.indexToken, isLong);
     const same = [...this.open.values()].find(
-      (p) => p.identity.key === key && p.identity.protocol === token.protocol,
+      ({ identity: p }) =>
+        p.account === trader.account &&
+        p.protocol === token.protocol &&
+        p.indexToken === token.indexToken &&
+        p.isLong === isLong,
     );
     if (same) return this.increase(same, nowMs, this.prices.get(token.symbol) as number);
     this.seq += 1;
@@ -347,7 +354,6 @@ class LiveMarketState {
       symbol: token.symbol,
       indexToken: token.indexToken,
       pair: token.pair,
-      key,
       isLong,
     };
     const position = new SimPosition(

@@ -5,7 +5,7 @@ import type { SeededRandom } from '../../fixture/random';
 import type { OrderRow } from '../../store/positions';
 import { clamp, exponential, hashString, hex32, logNormal, mix32, substream, weightedIndex } from './draws';
 import { MAINTENANCE, STEP_MS } from './parameters';
-import { SimPosition, cents, positionKey, type OrderStamper, type PositionIdentity } from './position-book';
+import { SimPosition, cents, type OrderStamper, type PositionIdentity } from './position-book';
 import type { PricePath } from './prices';
 import type { TraderStyle } from './styles';
 import type { MarketToken, ProtocolMarket, TraderPlan, World } from './world';
@@ -120,7 +120,6 @@ function newPosition(world: World, plan: TraderPlan, entry: Entry, n: number): S
     symbol: entry.token.symbol,
     indexToken: entry.token.indexToken,
     pair: entry.token.pair,
-    key: positionKey(plan.account, entry.token.indexToken, entry.isLong),
     isLong: entry.isLong,
   };
   const traderHash = mix32(world.seed, plan.index);

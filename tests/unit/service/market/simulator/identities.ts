@@ -3,6 +3,7 @@
 import type { ServiceDb } from '../../../../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../../../../src/service/store/positions';
 import { MAINTENANCE, takerFeeOf } from '../../../../../src/service/market/simulator/parameters';
+import { roundMoney } from '../../../../../src/service/positions/ledger';
 
 const EPS = 1e-6;
 const near = (a: number, b: number, tolerance = EPS): boolean =>
@@ -93,7 +94,7 @@ function checkOrderChain(p: PositionRow, orders: OrderRow[]): string[] {
     if ((i === 0) !== (o.type === 'OPEN')) out.push(`order ${i} is ${o.type}`);
     if (o.type === 'CLOSE' && !last) out.push('CLOSE before the last order');
     const traded = o.size_delta_in_token ?? 0;
-    if (!near(o.fee, Math.round(takerFeeOf(p.protocol) * traded * o.price * 100) / 100, 1e-9))
+    if (!near(o.fee, roundMoney(takerFeeOf(p.protocol) * traded * o.price, 2), 1e-9))
       out.push(`fee of order ${i}`);
     if (o.type === 'OPEN' || o.type === 'INCREASE') {
       average = (tokens * average + traded * o.price) / (tokens + traded);

@@ -15,7 +15,6 @@ const identity = (isLong: boolean): PositionIdentity => ({
   symbol: 'ETH',
   indexToken: '0x00000000000000000000000000000000000000e7',
   pair: 'ETH/USD',
-  key: '0xkey',
   isLong,
 });
 const stamp: OrderStamper = (p, seq) => ({ id: `${p.id}-${seq}`, txHash: `0xtx${seq}`, logId: seq + 1 });
