@@ -44,7 +44,10 @@ const series = (account: string, symbol: string): SeriesKey => ({
   symbol,
   indexToken: hyperliquidIndexToken(symbol),
 });
-const tidKey = (tid: number) => `tid:${P}:${A}:${tid}`;
+// The fixture's side of each trade id: a fill's key is its tid and its side (positions/fill-keys.ts).
+const SIDE: Record<number, 'B' | 'A'> = { 101: 'B', 102: 'B', 103: 'A', 104: 'A', 105: 'B', 201: 'A' };
+Object.assign(SIDE, { 202: 'B', 301: 'B', 302: 'A' });
+const tidKey = (tid: number) => `tid:${P}:${A}:${tid}:${SIDE[tid]}`;
 const hash = (n: string) => `0x${'0'.repeat(59)}a${n}`;
 const close = (value: number) => expect.closeTo(value, 9);
 

@@ -5,11 +5,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { toUnits, unitsToNumber } from '../../src/service/positions/units';
 import type { ServiceDb } from '../../src/service/store/database';
-import { feedFillKey } from '../../src/service/venues/hyperliquid/venue-fills';
 import { FakeHyperliquid, recordedFills, type VenueFill } from '../support/fake-hyperliquid';
 import { generateFills } from '../support/hyperliquid-fills';
 import { allBackfilled, startFeedService, waitForFeed } from '../support/feed-service';
-import { DAY, byCoin, fillsOf, ordersOf, positionsOf, venueFill } from '../support/feed-checks';
+import {
+  DAY,
+  byCoin,
+  fillsOf,
+  ordersOf,
+  positionsOf,
+  venueFill,
+  venueFillKeys,
+} from '../support/feed-checks';
 import type { RunningService } from '../support/service';
 
 let venue: FakeHyperliquid | null = null;
@@ -140,9 +147,8 @@ describe('Hyperliquid feed: a flip fill', () => {
 /** Each closing order with the closedPnl the venue reported for its fill (found by the fill's seq). */
 function closingOrders(db: ServiceDb, account: string, venueFills: readonly VenueFill[]) {
   const owner = getAddress(account);
-  const venueByKey = new Map(
-    venueFills.map((f) => [feedFillKey(HYPERLIQUID_PROTOCOL, owner, { ...f }, f.tid ?? null), f]),
-  );
+  const keys = venueFillKeys(owner, venueFills);
+  const venueByKey = new Map(venueFills.map((f, i) => [keys[i] as string, f]));
   const rows = db
     .prepare(
       `SELECT o.position_id, o.type, o.realised_pnl, f.key, f.closed_pnl FROM orders o
@@ -285,9 +291,10 @@ describe('Hyperliquid feed: closedPnl beside our realised PnL', () => {
     expect(stored).toHaveLength(fills.length);
     const owner = getAddress(account);
     const byKey = new Map(stored.map((f) => [f.key, f]));
-    for (const f of fills) {
-      const row = byKey.get(feedFillKey(HYPERLIQUID_PROTOCOL, owner, { ...f }, null));
-      expect(row?.key, `${f.hash} ${f.time}`).toBe(feedFillKey(HYPERLIQUID_PROTOCOL, owner, { ...f }, null));
+    const keys = venueFillKeys(owner, fills);
+    for (const [i, f] of fills.entries()) {
+      const row = byKey.get(keys[i] as string);
+      expect(row?.key, `${f.hash} ${f.time}`).toBe(keys[i]);
       expect(row?.closed_pnl).toBe(Number(f.closedPnl));
       expect(row?.start_position).toBe(f.startPosition);
     }

@@ -3,6 +3,8 @@
 import { getAddress } from 'viem';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { rebuildSeries } from '../../src/service/positions/ledger';
+import { fillKeyer } from '../../src/service/positions/fill-keys';
+import { toUnits, unitsToText } from '../../src/service/positions/units';
 import type { ServiceDb } from '../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../src/service/store/positions';
 import type { VenueFill } from './fake-hyperliquid';
@@ -23,6 +25,23 @@ export interface StoredFillRow {
   closed_pnl: number | null;
   tid: number | null;
   start_position: string | null;
+}
+
+/** The key each of `fills` (one answer of the venue for `account`) is stored under, in order. */
+export function venueFillKeys(account: string, fills: readonly VenueFill[]): string[] {
+  const keyOf = fillKeyer(HYPERLIQUID_PROTOCOL);
+  return fills.map((f) =>
+    keyOf({
+      account: getAddress(account),
+      coin: f.coin,
+      timeMs: f.time,
+      isBuy: f.side === 'B',
+      price: Number(f.px),
+      sizeTokens: unitsToText(toUnits(f.sz)),
+      txHash: f.hash,
+      tid: f.tid ?? null,
+    }),
+  );
 }
 
 let serial = 0;

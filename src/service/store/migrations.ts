@@ -1,4 +1,5 @@
 import type { Migration } from '../../node/sqlite';
+import { rekeyStoredFills } from '../positions/fill-keys';
 import { addClientStatistics } from '../statistics/compute/added-columns';
 import { STATISTIC_JSON_TABLE_SQL } from '../statistics/store/stored-json';
 
@@ -597,6 +598,16 @@ export const serviceMigrations: readonly Migration[] = [
         DROP INDEX IF EXISTS copy_positions_trade;
         DROP INDEX IF EXISTS copy_positions_wallet;
       `);
+    },
+  },
+  {
+    version: 14,
+    name: 'one fill key for the feed and the importer',
+    up: (db) => {
+      // The feed and the importer keyed a tid-less fill differently, and a tid without the side,
+      // which drops one side of a self-trade (docs/importing.md, "What happens to the fills"):
+      // every stored fill takes the key both use now, so a re-import after upgrading finds them.
+      rekeyStoredFills(db);
     },
   },
 ];

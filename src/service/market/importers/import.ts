@@ -1,7 +1,6 @@
 // Imports venue fills: stores them in `fills` (deduplicated), rebuilds the positions and orders of
 // every (account, protocol, coin) that got a new fill from all its stored fills, lists new coins as
 // tokens, and recomputes the statistics, all in one transaction.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { ServiceDb } from '../../store/database';
@@ -11,6 +10,7 @@ import { recomputeAll } from '../../statistics/compute/recompute';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../../shared/api/feed';
 import { indexTokenAddress } from '../catalogue';
 import { rebuildSeries } from '../../positions/ledger';
+import { fillKeyer } from '../../positions/fill-keys';
 import { SERIES_FILLS, ledgerFill, type StoredFill } from '../series-book';
 import { FileError, accountField, accountInFileName, type ParsedFile, type ParsedFill } from './fields';
 import { parseFillsCsv } from './fills-csv';
@@ -172,7 +172,8 @@ function storeFills(
   const added = new Map<string, Series>();
   const batch: Batch = new Map();
   for (const { file, parsed } of files) {
-    const keyOf = fillKeys(protocol);
+    // The feed's key for the same fill (positions/fill-keys.ts); tid-less twins numbered per file.
+    const keyOf = fillKeyer(protocol);
     for (const fill of parsed.fills) {
       const key = keyOf(fill);
       batch.set(key, { file: file.path, fill });
@@ -215,24 +216,6 @@ function tidNumber(tid: string | null): number | null {
   if (tid === null || !/^\d+$/.test(tid)) return null;
   const value = Number(tid);
   return Number.isSafeInteger(value) ? value : null;
-}
-
-/**
- * The dedupe key of each fill of one file: the venue's trade id when there is one (with the account,
- * since both sides of a trade share the tid), else a hash of the normalized row. Identical rows
- * without a tid are told apart by their occurrence in the file, so a re-import gives the same keys.
- */
-function fillKeys(protocol: string): (fill: ParsedFill) => string {
-  const seen = new Map<string, number>();
-  return (fill) => {
-    if (fill.tid !== null) return `tid:${protocol}:${fill.account}:${fill.tid}`;
-    const row = [protocol, fill.account, fill.coin, fill.timeMs, fill.isBuy ? 'B' : 'A', fill.price]
-      .concat([fill.sizeTokens, fill.fee, fill.closedPnl ?? '', fill.isLiquidation ? 1 : 0])
-      .join('|');
-    const occurrence = (seen.get(row) ?? 0) + 1;
-    seen.set(row, occurrence);
-    return `row:${createHash('sha256').update(`${row}|${occurrence}`).digest('hex').slice(0, 40)}`;
-  };
 }
 
 /**

@@ -13,8 +13,9 @@ import {
 } from '../../market/importers/fields';
 import { isLiquidationOf } from '../../market/importers/fills-json';
 import type { BookFill } from '../../market/series-book';
+import { fillKeyer } from '../../positions/fill-keys';
 
-/** One fill of an account, checked and normalised, ready to store (the key: its trade id, or hash+oid+time+px+sz). */
+/** One fill of an account, checked and normalised, ready to store (its key: positions/fill-keys.ts). */
 export type FeedFill = BookFill & { closedPnl: number; startPosition: string };
 
 /** A page the feed refuses whole; the message names the fill and the broken rule. */
@@ -42,13 +43,7 @@ const SPOT_DIRECTIONS = new Set(['Buy', 'Sell']);
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The protocol's dedupe key of a fill (both sides of a trade share a tid: the account is part). */
-export function feedFillKey(protocol: string, account: string, raw: Raw, tid: number | null): string {
-  if (tid !== null) return `tid:${protocol}:${account}:${tid}`;
-  return `fill:${protocol}:${account}:${String(raw.hash)}:${String(raw.oid)}:${String(raw.time)}:${String(raw.px)}:${String(raw.sz)}`;
-}
-
-function readFill(raw: unknown, protocol: string, account: string): FeedFill | null {
+function readFill(raw: unknown, account: string): Omit<FeedFill, 'key'> | null {
   if (!isObject(raw)) throw new FieldError('fill', 'is not an object');
   if (typeof raw.dir === 'string' && SPOT_DIRECTIONS.has(raw.dir)) return null;
   const fill = readFields<Omit<FeedFill, 'key' | 'account'>>({
@@ -65,7 +60,7 @@ function readFill(raw: unknown, protocol: string, account: string): FeedFill | n
     startPosition: () => signedDecimalText('startPosition', raw.startPosition),
   });
   oidField(raw.oid);
-  return { ...fill, key: feedFillKey(protocol, account, raw, fill.tid), account };
+  return { ...fill, account };
 }
 
 /** The side, checked against the direction: a buy cannot open a short. */
@@ -115,11 +110,13 @@ function signedDecimalText(field: string, raw: unknown): string {
 export function readFillsPage(answer: unknown, protocol: string, account: string): FeedFill[] {
   if (!Array.isArray(answer)) throw new PageError('the answer is not a JSON array of fills');
   const owner = getAddress(account.toLowerCase());
+  // The same key as an import of the same fills: identical fills without a tid numbered in this answer.
+  const keyOf = fillKeyer(protocol);
   const fills: FeedFill[] = [];
   answer.forEach((raw, index) => {
     try {
-      const fill = readFill(raw, protocol, owner);
-      if (fill) fills.push(fill);
+      const fill = readFill(raw, owner);
+      if (fill) fills.push({ ...fill, key: keyOf(fill) });
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       throw new PageError(`fill #${index + 1}: ${error.message}`);
