@@ -11,7 +11,9 @@
 // Every other column is compared exactly, `log_id` included: it is the fill's place in the `fills`
 // table (seq, from 1 in a fresh database) for the importer and the feed, and the direct call is
 // given the same. `tx_hash` is compared too: neither a CSV row nor these feed fills carry one.
-// The simulator and the sandbox do not call this engine yet (docs/semantics.md says why).
+// The sandbox's and the simulator's paths are driven with the same steps as the orders each of them
+// sends, and compared with the engine called directly on the same steps; what each sets itself is
+// stated at its test.
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +22,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hyperliquidIndexToken } from '../../src/shared/api/feed';
 import { importFills } from '../../src/service/market/importers/import';
 import { SeriesBook, type BookFill } from '../../src/service/market/series-book';
+import { rowInserters } from '../../src/service/market/simulator/bulk-insert';
+import { SimPosition, type PositionIdentity } from '../../src/service/market/simulator/position-book';
 import { applySandboxOrder } from '../../src/service/sandbox/source-positions';
 import type { SandboxOrder } from '../../src/service/sandbox/schemas';
-import { rebuildSeries, type LedgerFill } from '../../src/service/positions/ledger';
+import {
+  PositionLedger,
+  rebuildSeries,
+  type LedgerFill,
+  type LedgerSettings,
+} from '../../src/service/positions/ledger';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import type { OrderRow, PositionRow } from '../../src/service/store/positions';
 
@@ -311,6 +320,124 @@ function inOrder(rows: { positions: PositionRow[]; orders: OrderRow[] }) {
   };
 }
 
+/** The simulated market of the simulator's path: its taker fee, 0.01 % funding an hour, its settings. */
+const SIM_FEE = 0.0006;
+const simFunding = (timeMs: number) => (0.0001 * (timeMs - START)) / 3_600_000;
+const SIM_SETTINGS: LedgerSettings = {
+  pair: `${COIN}/USD`,
+  feeRate: SIM_FEE,
+  fundingIndex: simFunding,
+  moneyDecimals: 2,
+  keepsUsdSize: true,
+  maintenanceMargin: 0.005,
+  blockMs: 250,
+};
+
+/**
+ * The simulator's path: the same steps as a simulated trader's actions on SimPosition (OPEN and
+ * INCREASE sized in USD with 5× collateral, DECREASE by its share of what is held, CLOSE, a
+ * liquidation at the engine's price where the step is marked one, and a step through zero as a
+ * CLOSE and a new position), the rows written as the demo world's seeding writes them; with the
+ * rows of the engine called directly with the same steps as token fills (`apply`, which types them
+ * itself) and the simulator's market settings. The simulator sets itself, by its world's stamps,
+ * the ids of positions and orders and their transaction hashes; log indexes here count the orders
+ * on both sides.
+ */
+function simulatorAndReference(steps: Step[]) {
+  const db = freshDb();
+  const identity = (n: number, isLong: boolean): PositionIdentity => ({
+    id: `S${n}`,
+    account: ACCOUNT,
+    protocol: PROTOCOL,
+    symbol: COIN,
+    indexToken: hyperliquidIndexToken(COIN),
+    pair: `${COIN}/USD`,
+    isLong,
+  });
+  let logId = 0;
+  const stamp = (p: PositionIdentity, seq: number) => ({
+    id: `${p.id}-${seq}`,
+    txHash: `0x${p.id}${seq}`,
+    logId: (logId += 1),
+  });
+  const reference = new PositionLedger({ ...identity(0, true), symbol: COIN }, SIM_SETTINGS);
+  const finished: SimPosition[] = [];
+  const orders: OrderRow[] = [];
+  let sim: SimPosition | null = null;
+  let net = 0; // 10^-4 token, signed
+  let timeMs = START;
+  const fill = (i: number, part: string, isBuy: boolean, price: number, k: number): LedgerFill => ({
+    id: `s${i}${part}`,
+    timeMs,
+    isBuy,
+    price,
+    amount: { tokens: decimal(k, 4) },
+    logId,
+  });
+  steps.forEach((s, i) => {
+    timeMs += s.gapMs;
+    const price = s.priceCents / 100;
+    const grow = (k: number, part: string) => {
+      const usd = Number(decimal(k * s.priceCents, 6));
+      const added = Math.max(0.01, Math.round(usd * 20) / 100);
+      const held = sim?.collateral ?? 0;
+      if (!sim) {
+        sim = new SimPosition(identity(finished.length + 1, s.isBuy), SIM_FEE, simFunding, stamp);
+        orders.push(sim.open(timeMs, price, usd, added));
+      } else orders.push(sim.increase(timeMs, price, usd, added));
+      const collateral = Math.round((held + added) * 100) / 100;
+      reference.apply({ ...fill(i, part, s.isBuy, price, k), collateral, collateralDelta: added });
+    };
+    const delta = s.isBuy ? s.k : -s.k;
+    if (net === 0 || Math.sign(net) === Math.sign(delta)) grow(s.k, '');
+    else if (s.k < Math.abs(net)) {
+      orders.push((sim as unknown as SimPosition).decrease(timeMs, price, s.k / Math.abs(net)));
+      reference.apply(fill(i, '', s.isBuy, price, s.k));
+    } else {
+      const p = sim as unknown as SimPosition;
+      if (s.isLiquidation && p.liquidationPrice() > 0) {
+        orders.push(p.liquidate(timeMs));
+        reference.liquidate({ id: `s${i}`, timeMs, logId });
+      } else {
+        orders.push(p.close(timeMs, price));
+        reference.apply(fill(i, '', s.isBuy, price, Math.abs(net)));
+      }
+      finished.push(p);
+      sim = null;
+      const rest = s.k - Math.abs(net);
+      if (rest > 0) grow(rest, 'b');
+    }
+    net += delta;
+  });
+  try {
+    const insert = rowInserters(db);
+    const open = sim as SimPosition | null;
+    db.transaction(() => {
+      for (const p of open ? [...finished, open] : finished) insert.position(p.toRow());
+      for (const o of orders) insert.order(o);
+    })();
+    return {
+      simulator: storedRows(db),
+      reference: { positions: reference.positions(), orders: reference.orders() },
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows in booking order without what the simulator's stamps name: ids and transaction hashes. */
+function unstamped(rows: { positions: PositionRow[]; orders: OrderRow[] }) {
+  const strip = ({ id: _id, tx_hashes: _hashes, ...rest }: PositionRow) => unsigned(rest);
+  const byId = new Map(rows.positions.map((p) => [p.id, strip(p)]));
+  return {
+    positions: rows.positions.map(strip),
+    orders: rows.orders.map(({ id: _id, position_id, tx_hash: _hash, ...rest }) => ({
+      ...unsigned(rest),
+      position: byId.get(position_id) ?? `missing ${position_id}`,
+    })),
+  };
+}
+
 describe('one position engine, every caller', () => {
   it('the importer, the venue feed and a direct call store the same positions and orders', () => {
     fc.assert(
@@ -335,6 +462,18 @@ describe('one position engine, every caller', () => {
         const { sandbox, reference } = sandboxAndReference(steps);
         expect(reference.orders.length).toBeGreaterThanOrEqual(steps.length);
         expect(differences('rows', inOrder(sandbox), inOrder(reference))).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the simulator's actions store what the engine books for the same steps", () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
+        const { simulator, reference } = simulatorAndReference(steps);
+        expect(reference.orders.length).toBeGreaterThanOrEqual(steps.length);
+        expect(simulator.orders.length).toBe(reference.orders.length);
+        expect(differences('rows', unstamped(simulator), unstamped(reference))).toEqual([]);
       }),
       { numRuns: 40 },
     );
