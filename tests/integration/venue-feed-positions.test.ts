@@ -1,5 +1,6 @@
 // The Hyperliquid feed's fills → positions: a flip closes one position and opens the other, and the
-// venue's closedPnl agrees with our realised PnL (generated histories, and the recorded 2023 one).
+// venue's closedPnl agrees with our realised PnL on generated histories (the recorded 2023 account,
+// fill by fill: venue-feed-closed-pnl.test.ts).
 import { getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HYPERLIQUID_PROTOCOL, hyperliquidIndexToken } from '../../src/shared/api/feed';
