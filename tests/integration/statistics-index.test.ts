@@ -382,6 +382,45 @@ describe('the statistics index', () => {
   });
 });
 
+describe('columns made on demand', () => {
+  it('holds a column once a query names it, and a point in time reads it at its own generation', () => {
+    const index = statisticsIndexOf(db);
+    const nowMs = 1_900_000_000_000;
+    recompute(10, nowMs - 1); // every population read afresh: none holds more than it starts with
+    const sortBy = (field: string) => [{ field, direction: 'desc' as const }];
+    const first = searchAfter(db, { size: 30, sort: sortBy('pnl'), conditions: [] }, nowMs);
+    const generation = db
+      .prepare('SELECT generation FROM pits WHERE id = ?')
+      .pluck()
+      .get(first.meta.pitId) as number;
+    const pinned = index.current().all()[0]!;
+    expect(pinned.heldNumbers.has('pnl')).toBe(true);
+    expect(pinned.heldNumbers.has('maxDuration')).toBe(false);
+    expect(pinned.heldNumbers.has('ranking.pnl')).toBe(true);
+    recompute(11, nowMs);
+    // A column the pit's populations never read is read now, as it was at the pit's generation.
+    const later = searchAfter(
+      db,
+      { size: 30, sort: sortBy('maxDuration'), conditions: [], pitId: first.meta.pitId },
+      nowMs + 1,
+    );
+    expect(pinned.heldNumbers.has('maxDuration')).toBe(true);
+    expect(later.rows.map(idOf)).toEqual(sqlAtGeneration(generation, [], sortBy('maxDuration')).slice(0, 30));
+    // The current populations read it when a filter first names it, and answer as SQL does.
+    const current = index.current().where((key) => key.startsWith('PROP_A|'));
+    expect(current.some((p) => p.heldNumbers.has('maxDuration'))).toBe(false);
+    const expected = sqlPage('PROP_A', [], sortBy('maxDuration'), 25, 5);
+    const page = filterStatistics(db, {
+      ...query('PROP_A'),
+      sort: sortBy('maxDuration')[0]!,
+      limit: 25,
+      offset: 5,
+    });
+    expect(current.every((p) => p.heldNumbers.has('maxDuration'))).toBe(true);
+    expect(page.rows.map(parse)).toEqual(expected.json.map(parse));
+  });
+});
+
 const query = (protocol: string) => ({
   protocol,
   conditions: [],

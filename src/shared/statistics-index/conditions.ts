@@ -23,6 +23,15 @@ export type IndexCondition =
       exists?: boolean;
     };
 
+/** Every field the conditions name, nested `or` included. */
+export function conditionFields(conditions: readonly IndexCondition[], into: string[] = []): string[] {
+  for (const c of conditions) {
+    if ('or' in c) conditionFields(c.or, into);
+    else into.push(c.field);
+  }
+  return into;
+}
+
 type FieldCondition = Exclude<IndexCondition, { or: IndexCondition[] }>;
 type Test = (value: never) => boolean;
 

@@ -1,4 +1,4 @@
-import { matchingView, type IndexCondition } from './conditions';
+import { conditionFields, matchingView, type IndexCondition } from './conditions';
 import type { Population } from './population';
 import { compareTexts } from './text-column';
 
@@ -38,7 +38,9 @@ export function searchPopulations(populations: readonly Population[], query: Ind
   const wanted = query.offset + query.limit;
   const shares: RecordRef[] = [];
   let total = 0;
+  const fields = queryFields(query.conditions, query.sort);
   for (const population of populations) {
+    population.prepare(fields);
     const matches = matchingView(population, query.conditions);
     total += matches.length;
     if (wanted === 0 || matches.length === 0) continue;
@@ -55,13 +57,22 @@ export function orderAll(
   sort: readonly SortTerm[],
 ): RecordRef[] {
   const refs: RecordRef[] = [];
+  const fields = queryFields(conditions, sort);
   for (const population of populations) {
+    population.prepare(fields);
     const matches = matchingView(population, conditions);
     for (const row of firstInOrder(population, matches, sort, matches.length)) refs.push({ population, row });
   }
   if (populations.length > 1) refs.sort(refComparator(sort));
   return refs;
 }
+
+/** The fields a query names: each population reads the ones it does not hold in one go. */
+const queryFields = (conditions: readonly IndexCondition[], sort: readonly SortTerm[]): string[] =>
+  conditionFields(
+    conditions,
+    sort.map((t) => t.field),
+  );
 
 /** The first `wanted` of a population's matches in order. */
 function firstInOrder(

@@ -32,17 +32,35 @@ export const noBytes = (): IndexBytes => ({
 });
 
 /**
+ * Where a population gets a numeric column the first time a query names it (columns made on
+ * demand, docs/statistics.md, "Columns made on demand"). A source must give exactly the values
+ * the population's records had when it was made, whenever it is asked (the service's index
+ * writes them to a column file that never changes), so that a reader of an old generation gets
+ * what it would have got at the start.
+ */
+export interface ColumnSource {
+  /** The numeric fields it can give, beyond the columns the population was made with. */
+  readonly fields: ReadonlySet<string>;
+  /**
+   * The values of `fields` (NaN for a missing one) in record order; it may give more fields
+   * than asked (columns read together, as the percentiles are).
+   */
+  numbers(population: Population, fields: readonly string[]): Record<string, Float64Array | NumberColumn>;
+}
+
+/**
  * One population's columns and their sorted permutations. Records are held in ascending order
  * of the tie field (the id), so a stable sort of any column leaves equal values in id order:
  * the tie order SQLite's `ORDER BY …, id ASC` gives (docs/statistics.md, "The columnar index").
  * Every number column is held in its narrowest exact form (number-column.ts) and the ids as
- * bytes when they are hex (text-column.ts). Permutations are made the first time a query sorts
- * or bounds by their column, then kept: the population never changes (a change makes a new
- * population).
+ * bytes when they are hex (text-column.ts). A number column not given at construction is asked
+ * of the `source` the first time it is named, then kept; permutations are made the first time a
+ * query sorts or bounds by their column, then kept. The records never change (a change makes a
+ * new population); only what is held of them grows.
  */
 export class Population {
   readonly size: number;
-  private readonly numbers: Readonly<Record<string, NumberColumn>>;
+  private readonly numbers = new Map<string, NumberColumn>();
   private readonly texts: Readonly<Record<string, TextColumn>>;
   private readonly constants: Readonly<Record<string, string>>;
   private readonly orders = new Map<string, Permutation>();
@@ -52,18 +70,14 @@ export class Population {
     readonly key: string,
     columns: PopulationColumns,
     readonly tieField = 'id',
+    /** Where columns not given at construction come from (null: the population has no others). */
+    readonly source: ColumnSource | null = null,
   ) {
     this.constants = columns.constants;
     this.texts = Object.fromEntries(
       Object.entries(columns.texts).map(([f, t]) => [
         f,
         Array.isArray(t) ? textColumn(t) : (t as TextColumn),
-      ]),
-    );
-    this.numbers = Object.fromEntries(
-      Object.entries(columns.numbers).map(([f, v]) => [
-        f,
-        v instanceof NumberColumn ? v : NumberColumn.of(v),
       ]),
     );
     const ties = this.texts[tieField];
@@ -76,46 +90,92 @@ export class Population {
         throw new Error(`A population's records must be in strictly ascending ${tieField} order.`);
       previous = id;
     }
-    for (const [name, values] of Object.entries(this.numbers)) {
+    this.hold(columns.numbers);
+  }
+
+  /** Keeps `columns`, each narrowed, after checking its length. */
+  private hold(columns: Readonly<Record<string, Float64Array | NumberColumn>>): void {
+    for (const [name, values] of Object.entries(columns)) {
       if (values.length !== this.size)
         throw new Error(`Column ${name} has ${values.length} values, not ${this.size}.`);
+      this.numbers.set(name, values instanceof NumberColumn ? values : NumberColumn.of(values));
     }
   }
 
-  /** The columns as held (narrowed), to make a changed copy from. */
-  get columns(): PopulationColumns {
-    return { constants: this.constants, texts: this.texts, numbers: this.numbers };
+  /** The number columns held now (not those the source could still give). */
+  get heldNumbers(): ReadonlyMap<string, NumberColumn> {
+    return this.numbers;
+  }
+
+  /** The texts and shared texts (given at construction), to make a changed copy from. */
+  get textColumns(): Readonly<Record<string, TextColumn>> {
+    return this.texts;
+  }
+
+  /**
+   * Makes sure every numeric field of `fields` is held: the missing ones are asked of the
+   * source at once (one read for all of a query's fields rather than one per field).
+   */
+  prepare(fields: Iterable<string>): void {
+    if (!this.source) return;
+    const missing = [...new Set(fields)].filter((f) => !this.numbers.has(f) && this.source!.fields.has(f));
+    if (missing.length === 0) return;
+    const read = this.source.numbers(this, missing);
+    // A column already held stays as it is (its permutation was made from it).
+    this.hold(Object.fromEntries(Object.entries(read).filter(([f]) => !this.numbers.has(f))));
   }
 
   /**
    * The same records with some numeric columns replaced (the live market rewrites percentiles in
-   * place): every other column, and its permutation once made, is shared rather than copied.
+   * place) and others dropped (to be asked of the source again): every other column, and its
+   * permutation once made, is shared rather than copied. The copy keeps this population's source.
    */
-  withNumbers(replaced: Readonly<Record<string, Float64Array | NumberColumn>>): Population {
+  withNumbers(
+    replaced: Readonly<Record<string, Float64Array | NumberColumn>>,
+    dropped: readonly string[] = [],
+  ): Population {
+    const kept = Object.fromEntries([...this.numbers].filter(([f]) => !dropped.includes(f)));
     const next = new Population(
       this.key,
-      { constants: this.constants, texts: this.texts, numbers: { ...this.numbers, ...replaced } },
+      { constants: this.constants, texts: this.texts, numbers: { ...kept, ...replaced } },
       this.tieField,
+      this.source,
     );
+    const changed = (field: string) => Object.hasOwn(replaced, field) || dropped.includes(field);
     for (const [field, order] of this.orders) {
-      if (!Object.hasOwn(replaced, field)) next.orders.set(field, order);
+      if (!changed(field)) next.orders.set(field, order);
     }
     for (const [field, count] of this.nullCounts) {
-      if (!Object.hasOwn(replaced, field)) next.nullCounts.set(field, count);
+      if (!changed(field)) next.nullCounts.set(field, count);
     }
     return next;
   }
 
   /** The kind of `field` here, or undefined when the population has no such column. */
   kindOf(field: string): ColumnKind | undefined {
-    if (Object.hasOwn(this.numbers, field)) return 'number';
+    if (this.numbers.has(field) || this.source?.fields.has(field)) return 'number';
     if (Object.hasOwn(this.texts, field)) return 'text';
     if (Object.hasOwn(this.constants, field)) return 'constant';
     return undefined;
   }
 
+  /** The column of `field` without keeping it when the source gives it (a copy made from it). */
+  unheld(field: string): NumberColumn {
+    const held = this.numbers.get(field);
+    if (held) return held;
+    const read = this.source?.numbers(this, [field])[field];
+    if (!read) throw new Error(`The index has no column ${field}.`);
+    return read instanceof NumberColumn ? read : NumberColumn.of(read);
+  }
+
+  /** The column of `field`, asked of the source the first time when it is not held. */
   number(field: string): NumberColumn {
-    return this.numbers[field] as NumberColumn;
+    const held = this.numbers.get(field);
+    if (held) return held;
+    this.prepare([field]);
+    const column = this.numbers.get(field);
+    if (!column) throw new Error(`The index has no column ${field}.`);
+    return column;
   }
 
   text(field: string): TextColumn {
@@ -203,7 +263,7 @@ export class Population {
 
   /** Bytes held, by number column form, texts and permutations. */
   bytesByKind(into: IndexBytes = noBytes()): IndexBytes {
-    for (const column of Object.values(this.numbers)) into[column.kind] += column.byteLength;
+    for (const column of this.numbers.values()) into[column.kind] += column.byteLength;
     for (const texts of Object.values(this.texts)) into.texts += texts.byteLength;
     for (const order of this.orders.values()) into.permutations += order.byteLength;
     return into;

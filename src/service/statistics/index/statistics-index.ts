@@ -1,5 +1,6 @@
 import { RANKING_KEYS } from '../../../shared/api/statistics';
-import { IndexGeneration, Population, type NumberColumn } from '../../../shared/statistics-index';
+import { IndexGeneration, NumberColumn, Population } from '../../../shared/statistics-index';
+import { ColumnFile } from './column-file';
 import type { ServiceDb } from '../../store/database';
 import { statisticFields } from '../../store/fields';
 import { CURRENT_ROWS } from '../store/statistic-rows';
@@ -19,6 +20,13 @@ const SELECT_POPULATION = `SELECT ${SELECT_COLUMNS}
 const SELECT_ROWS = `SELECT ${SELECT_COLUMNS} FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS}
   AND id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 const RANKING_COLUMNS = RANKING_KEYS.map((k) => ({ field: `ranking.${k}`, sql: `"rk_${k}"` }));
+/**
+ * The columns a population holds from the start: every page reads the generation (to find the
+ * stored JSON) and the public filter's page renders all 19 percentiles. The other columns wait in
+ * the population's column file until a query names them (docs/statistics.md, "Columns made on
+ * demand").
+ */
+const HELD_FIELDS = new Set([GEN_FROM_COLUMN, ...RANKING_COLUMNS.map((c) => c.field)]);
 const SELECT_RANKINGS = `SELECT id, ${RANKING_COLUMNS.map((c) => c.sql).join(', ')}
   FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS} ORDER BY id`;
 
@@ -129,6 +137,13 @@ export class StatisticsIndex {
     return this.generation;
   }
 
+  /** Bytes of the current populations' column files (on disk, read back when a column is named). */
+  columnFileBytes(): number {
+    let total = 0;
+    for (const p of this.generation.all()) if (p.source instanceof ColumnFile) total += p.source.byteLength;
+    return total;
+  }
+
   private intern(account: string): string {
     const known = this.accounts.get(account);
     if (known !== undefined) return known;
@@ -177,18 +192,26 @@ export class StatisticsIndex {
       id: old.text('id').gather(from, (i) => fresh[i]![0] as string),
       account: old.text('account').gather(from, (i) => this.intern(fresh[i]![1] as string)),
     };
+    // Every column patched: the ones the old population held stay held, the others go to the new
+    // population's own column file (the old one's stays as it is for whoever still reads it).
     const numbers: Record<string, NumberColumn> = {};
-    const fields = [GEN_FROM_COLUMN, ...NUMBER_FIELDS.map((f) => f.field)];
-    fields.forEach((field, c) => {
-      numbers[field] = old.number(field).gather(from, (i) => {
-        const v = fresh[i]![c === 0 ? 2 : c + 2];
+    const file = ColumnFile.create();
+    for (const [field, at] of FRESH_AT) {
+      const held = old.heldNumbers.get(field);
+      const column = (held ?? old.unheld(field)).gather(from, (i) => {
+        const v = fresh[i]![at];
         return v === null ? NaN : (v as number);
       });
-    });
-    return new Population(old.key, { constants: { protocol, type }, texts, numbers });
+      if (held) numbers[field] = column;
+      else file.write(field, column);
+    }
+    return new Population(old.key, { constants: { protocol, type }, texts, numbers }, 'id', file);
   }
 
-  /** `population` with its percentile columns read again (the same records, re-ranked in place). */
+  /**
+   * `population` with its percentile columns read again (the same records, re-ranked in place);
+   * it shares every other column, and the column file, with `population`.
+   */
   private rerank(population: Population): Population {
     this.counts.rankings += 1;
     const [protocol, type] = splitKey(population.key);
@@ -216,33 +239,50 @@ const splitKey = (key: string): [string, string] => {
   return [key.slice(0, bar), key.slice(bar + 1)];
 };
 
-/** Columns of rows read with SELECT_COLUMNS, in id order. */
+/** Where each number field is in a row read with SELECT_COLUMNS. */
+const FRESH_AT = new Map<string, number>([
+  [GEN_FROM_COLUMN, 2],
+  ...NUMBER_FIELDS.map((f, c): [string, number] => [f.field, c + 3]),
+]);
+
+/**
+ * A population of rows read with SELECT_POPULATION, in id order: the held columns in memory, the
+ * others written to its column file.
+ */
 function populationOf(
   protocol: string,
   type: string,
   rows: unknown[][],
   intern: (account: string) => string,
 ): Population {
-  const numbers: Record<string, Float64Array> = {};
-  const genFrom = new Float64Array(rows.length);
-  const columns = NUMBER_FIELDS.map((f) => (numbers[f.field] = new Float64Array(rows.length)));
-  const ids: string[] = new Array<string>(rows.length);
-  const accounts: string[] = new Array<string>(rows.length);
-  rows.forEach((row, i) => {
+  const n = rows.length;
+  const ids: string[] = new Array<string>(n);
+  const accounts: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i += 1) {
+    const row = rows[i] as unknown[];
     ids[i] = row[0] as string;
     accounts[i] = intern(row[1] as string);
-    genFrom[i] = row[2] as number;
-    for (let c = 0; c < columns.length; c += 1) {
-      const v = row[c + 3];
-      (columns[c] as Float64Array)[i] = v === null ? NaN : (v as number);
+  }
+  const numbers: Record<string, NumberColumn> = {};
+  const file = ColumnFile.create();
+  // One column at a time, so that a single column of doubles is alive beside the narrow ones.
+  const values = new Float64Array(n);
+  for (const [field, at] of FRESH_AT) {
+    for (let i = 0; i < n; i += 1) {
+      const v = (rows[i] as unknown[])[at];
+      values[i] = v === null ? NaN : (v as number);
     }
-  });
-  numbers[GEN_FROM_COLUMN] = genFrom;
-  return new Population(`${protocol}|${type}`, {
-    constants: { protocol, type },
-    texts: { id: ids, account: accounts },
-    numbers,
-  });
+    const column = NumberColumn.of(values);
+    if (HELD_FIELDS.has(field))
+      numbers[field] = column.codes === values ? NumberColumn.of(values.slice()) : column;
+    else file.write(field, column);
+  }
+  return new Population(
+    `${protocol}|${type}`,
+    { constants: { protocol, type }, texts: { id: ids, account: accounts }, numbers },
+    'id',
+    file,
+  );
 }
 
 const indexes = new WeakMap<ServiceDb, StatisticsIndex>();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   IndexGeneration,
   Population,
+  type ColumnSource,
   matchingRecords,
   orderAll,
   searchPopulations,
@@ -109,5 +110,41 @@ describe('the statistics index', () => {
     const next = q.withNumbers({ roi: Float64Array.from([3, 0]) });
     expect(next.ascending('pnl')).toBe(before);
     expect(Array.from(next.ascending('roi'))).toEqual([1, 0]);
+  });
+
+  it('asks its source for the columns a query names, once, all of a query at once', () => {
+    const values: Record<string, number[]> = { pnl: [5, NaN, 1], roi: [2, 2, 1], fee: [0, 1, 0] };
+    const asked: string[][] = [];
+    let current = true;
+    const source: ColumnSource = {
+      fields: new Set(Object.keys(values)),
+      numbers(_population, fields) {
+        if (!current) throw new Error('gone');
+        asked.push([...fields]);
+        return Object.fromEntries(fields.map((f) => [f, Float64Array.from(values[f]!)]));
+      },
+    };
+    const q = new Population(
+      'X|D7',
+      { constants: { protocol: 'X', type: 'D7' }, texts: { id: ['a', 'b', 'c'] }, numbers: {} },
+      'id',
+      source,
+    );
+    expect(q.kindOf('roi')).toBe('number');
+    expect(q.kindOf('nothing')).toBeUndefined();
+    expect(page([q], 'pnl', true, [{ field: 'roi', gte: 1 }])).toEqual(['a', 'c', 'b']);
+    expect(asked).toEqual([['pnl', 'roi']]);
+    expect(page([q], 'roi', false, [{ field: 'pnl', exists: true }])).toEqual(['c', 'a']);
+    expect(asked).toHaveLength(1);
+    expect(q.bytesByKind().int16).toBe(2 * 3 * 2);
+    // A copy with a column dropped asks for it again; a column read without keeping it is not held.
+    const next = q.withNumbers({}, ['pnl']);
+    expect(next.heldNumbers.has('pnl')).toBe(false);
+    expect(next.unheld('fee').at(1)).toBe(1);
+    expect(next.heldNumbers.has('fee')).toBe(false);
+    expect(asked).toHaveLength(2);
+    current = false;
+    expect(() => next.number('pnl')).toThrow('gone');
+    expect(q.number('pnl').at(0)).toBe(5);
   });
 });
