@@ -16,7 +16,7 @@ import {
   openedPosition,
 } from './position-fills';
 import type { FollowedTrade } from './followers';
-import { engineId, engineTxHash } from './ids';
+import { engineId, engineTxHash, fillIds, type FillIds } from './ids';
 import type { OpenSize } from './sizing';
 import type { EnginePosition } from './position-rows';
 import type { EngineStore } from './store';
@@ -81,9 +81,10 @@ export class CopyBook {
     const money = openedPosition(trade, isLong, size, price, this.fees);
     const fee = money.openFee;
     const index = this.store.nextPositionIndex(trade.id);
+    const ids = fillIds(cause.label, cause.atMs);
     // Literal fields, no spreads: V8 (Node 20) builds a spread object this wide ~100× slower.
     const p: EnginePosition = {
-      id: engineId(`position:${cause.label}`, cause.atMs),
+      id: ids.positionId,
       userId: trade.userId,
       copyTradeId: trade.id,
       copyWalletId: trade.copyWalletId,
@@ -126,7 +127,15 @@ export class CopyBook {
     this.store.insertPosition(p);
     this.store.adjustBalance(trade.copyWalletId, -fee);
     const party = this.partyOfOpen(followed, input.account, token, cause.order, size.leverage);
-    return this.fill('copyPositionOpened', party, p, 'OPEN', cause, { price, notional: size.notional, fee });
+    return this.fill(
+      'copyPositionOpened',
+      party,
+      p,
+      'OPEN',
+      cause,
+      { price, notional: size.notional, fee },
+      ids,
+    );
   }
 
   /** A copy the engine could not make (`type` OPEN or INCREASE): a failed log with the reason, nothing else. */
@@ -260,8 +269,9 @@ export class CopyBook {
     type: ActivityType,
     cause: Cause,
     f: { price: number; notional: number; fee: number; realised?: number },
+    ids: FillIds = fillIds(cause.label, cause.atMs),
   ): CopyEvent[] {
-    const orderId = engineId(`order:${cause.label}`, cause.atMs);
+    const orderId = ids.orderId;
     const realised = f.realised ?? 0;
     this.store.insertOrder({
       id: orderId,
@@ -275,7 +285,7 @@ export class CopyBook {
       isLong: party.isLong,
       isIncrease: type === 'OPEN' || type === 'INCREASE',
       protocol: party.protocol,
-      txHash: engineTxHash(cause.label),
+      txHash: ids.txHash,
       createdAtMs: cause.atMs,
     });
     const log = this.log(party, type, cause, {
@@ -283,6 +293,7 @@ export class CopyBook {
       notional: f.notional,
       orderId,
       positionId: p.id,
+      logId: ids.logId,
     });
     return [this.positionEvent(kind, p), log];
   }
@@ -297,6 +308,8 @@ export class CopyBook {
       orderId: string | null;
       positionId: string | null;
       reason?: string;
+      /** A fill's log id (fillIds); a failed copy's is derived here. */
+      logId?: string;
     },
   ): CopyEvent {
     const row: ActivityLogInsert = {
@@ -313,7 +326,7 @@ export class CopyBook {
       isLong: party.isLong,
       isReverse: party.isReverse,
       leverage: party.leverage,
-      id: engineId(`log:${cause.label}`, cause.atMs),
+      id: a.logId ?? engineId(`log:${cause.label}`, cause.atMs),
       copyPositionId: a.positionId,
       copyOrderId: a.orderId,
       sourceTxHash: cause.order?.txHash ?? '',
