@@ -65,7 +65,7 @@ export function fillKeyer(protocol: string): (fill: KeyedFill) => string {
   };
 }
 
-/** A stored fill as `rekeyStoredFills` reads it. */
+/** A stored fill without a trade id, as `rekeyStoredFills` reads it. */
 interface StoredKeyRow {
   key: string;
   protocol: string;
@@ -76,28 +76,35 @@ interface StoredKeyRow {
   price: number;
   size_tokens: string;
   tx_hash: string | null;
-  tid: number | null;
 }
 
 /**
  * Gives every stored fill the key `fillKey` gives it today (the migration that unified the keys):
  * fills without a trade id are numbered by occurrence in the order they were stored. Positions and
- * orders keep their ids until their series is next rebuilt. Returns the number of fills re-keyed.
+ * orders keep their ids until their series is next rebuilt. Old and new keys never collide (a new
+ * tid key has the side, a new identity key ends in #n); a fill whose new key another fill already
+ * has (the same fill stored twice under two old keys) keeps its old key.
  */
-export function rekeyStoredFills(db: Database.Database): number {
+export function rekeyStoredFills(db: Database.Database): void {
+  // Fills with a trade id, in one statement: the column holds it as a whole number.
+  db.prepare(
+    `UPDATE OR IGNORE fills SET key = 'tid:' || protocol || ':' || account || ':' || tid || ':' ||
+       CASE is_buy WHEN 1 THEN 'B' ELSE 'A' END
+     WHERE tid IS NOT NULL`,
+  ).run();
   const rows = db
     .prepare(
-      `SELECT key, protocol, account, coin, time_ms, is_buy, price, size_tokens, tx_hash, tid FROM fills
-       ORDER BY seq`,
+      `SELECT key, protocol, account, coin, time_ms, is_buy, price, size_tokens, tx_hash FROM fills
+       WHERE tid IS NULL ORDER BY seq`,
     )
-    .iterate() as IterableIterator<StoredKeyRow>;
+    .all() as StoredKeyRow[];
   const keyers = new Map<string, (fill: KeyedFill) => string>();
-  const changes: [string, string][] = [];
+  const rename = db.prepare('UPDATE OR IGNORE fills SET key = ? WHERE key = ?');
   for (const row of rows) {
     let keyOf = keyers.get(row.protocol);
     if (!keyOf) keyers.set(row.protocol, (keyOf = fillKeyer(row.protocol)));
-    // Old keys without a stored tid column value still carry the tid in the key (tid:P:account:tid).
-    const tid = row.tid ?? /^tid:[^:]+:[^:]+:(\d+)$/.exec(row.key)?.[1] ?? null;
+    // A trade id the column could not hold as a number is still in the old key (tid:P:account:tid).
+    const tid = /^tid:[^:]+:[^:]+:(.+)$/.exec(row.key)?.[1] ?? null;
     const key = keyOf({
       account: row.account,
       coin: row.coin,
@@ -108,11 +115,6 @@ export function rekeyStoredFills(db: Database.Database): number {
       txHash: row.tx_hash,
       tid,
     });
-    if (key !== row.key) changes.push([row.key, key]);
+    if (key !== row.key) rename.run(key, row.key);
   }
-  // Old and new keys never collide (a new tid key has the side, a new identity key ends in #n),
-  // so each fill can be renamed in place.
-  const rename = db.prepare('UPDATE fills SET key = ? WHERE key = ?');
-  for (const [from, to] of changes) rename.run(to, from);
-  return changes.length;
 }
