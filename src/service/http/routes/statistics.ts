@@ -19,11 +19,11 @@ import { LiveProtocols } from '../../market/token-listing';
 import { storedAddress, type Condition } from '../../store/conditions';
 import { currentGeneration } from '../../statistics/store/statistic-rows';
 import {
-  filterStatistics,
+  filterStatisticsAnswer,
   traderStatisticsJson,
   type StatisticQuery,
 } from '../../statistics/queries/statistic-filters';
-import { pageJson, pageJsonBuffer } from '../../statistics/store/json-rows';
+import { pageJsonBuffer } from '../../statistics/store/json-rows';
 import { ResponseCache } from '../../statistics/queries/response-cache';
 import { searchAfter } from '../../statistics/queries/point-in-time';
 import { pnlStatistics } from '../../statistics/compute/daily-series';
@@ -81,10 +81,9 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
     const key = `${currentGeneration(ctx.db)}|${route}|${JSON.stringify(query)}`;
     return json(
       reply,
-      cache.getOrCompute(key, () => {
-        const page = filterStatistics(ctx.db, query);
-        return pageJson(page.rows, pageMeta(page.total, query.limit, query.offset));
-      }),
+      cache.getOrCompute(key, () =>
+        filterStatisticsAnswer(ctx.db, query, (total) => pageMeta(total, query.limit, query.offset)),
+      ),
     );
   };
 

@@ -28,7 +28,7 @@ export class ResponseCache {
   }
 
   /** The cached answer for `key`, or `compute()`'s, remembered as bytes ready for the socket. */
-  getOrCompute(key: string, compute: () => string): Buffer {
+  getOrCompute(key: string, compute: () => string | Buffer): Buffer {
     const cached = this.entries.get(key);
     if (cached !== undefined) {
       this.hits += 1;
@@ -37,7 +37,8 @@ export class ResponseCache {
       return cached;
     }
     this.misses += 1;
-    const value = Buffer.from(compute(), 'utf8');
+    const computed = compute();
+    const value = typeof computed === 'string' ? Buffer.from(computed, 'utf8') : computed;
     const cost = costOf(key, value);
     if (cost > this.maxBytes) return value;
     this.entries.set(key, value);

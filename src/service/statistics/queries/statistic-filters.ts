@@ -1,8 +1,8 @@
-import { searchPopulations } from '../../../shared/statistics-index';
+import { searchPopulations, type IndexPage } from '../../../shared/statistics-index';
 import type { ServiceDb } from '../../store/database';
 import type { Condition } from '../../store/conditions';
 import { indexConditions, indexSort } from '../index/index-conditions';
-import { currentRowsJson } from './render-rows';
+import { currentPageBuffer, currentRowsJson } from './render-rows';
 import { statisticsIndexOf } from '../index/statistics-index';
 
 /** One page of current statistic records, each already rendered as JSON text. */
@@ -27,19 +27,36 @@ export interface StatisticQuery {
  * then rendered from the store.
  */
 export function filterStatistics(db: ServiceDb, query: StatisticQuery): StatisticPage {
+  const page = searchStatistics(db, query);
+  return { rows: currentRowsJson(db, page.refs, query.withRanking), total: page.total };
+}
+
+/**
+ * The same page as the route's whole answer, `{"data":[…],"meta":…}`, as the bytes that go to
+ * the socket (`pageJson` of filterStatistics's rows, made without decoding the stored JSON).
+ */
+export function filterStatisticsAnswer(
+  db: ServiceDb,
+  query: StatisticQuery,
+  meta: (total: number) => object,
+): Buffer {
+  const page = searchStatistics(db, query);
+  return currentPageBuffer(db, page.refs, query.withRanking, meta(page.total));
+}
+
+function searchStatistics(db: ServiceDb, query: StatisticQuery): IndexPage {
   const conditions = query.conditions.flatMap((group) => indexConditions(group.list, group.from));
   const sort = indexSort([query.sort], 'sortBy');
   const prefix = `${query.protocol}|`;
   const populations = statisticsIndexOf(db)
     .current()
     .where((key) => key.startsWith(prefix));
-  const page = searchPopulations(populations, {
+  return searchPopulations(populations, {
     conditions,
     sort,
     offset: query.offset,
     limit: query.limit,
   });
-  return { rows: currentRowsJson(db, page.refs, query.withRanking), total: page.total };
 }
 
 /** Every current record of one trader on one protocol, keyed by window, with its ranking, as JSON text. */
