@@ -1,7 +1,13 @@
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { PlainSearchPlan } from './plain-search';
 
-/** A query text's outcome: its parsed, validated document, or the errors that refused it. */
-export type CheckedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+/**
+ * A query text's outcome: its parsed, validated document (and, when it is a plain statistics
+ * search, how to answer it without graphql-js's execution: plain-search.ts), or the errors that
+ * refused it.
+ */
+export type CheckedDocument =
+  { document: DocumentNode; plain?: PlainSearchPlan | null } | { errors: readonly GraphQLError[] };
 
 /**
  * Parsed and validated documents by query text, per schema: clients send a few distinct texts

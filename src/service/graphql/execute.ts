@@ -11,6 +11,7 @@ import { documentCache, type CheckedDocument } from './document-cache';
 import { answeredError, type AnsweredError } from './errors';
 import { GRAPHQL_LIMITS, QueryCostRule } from './limits';
 import type { GraphqlContext } from './resolvers';
+import { answerPlainSearch, plainSearchPlan } from './plain-search';
 
 /** A GraphQL request after the HTTP envelope was checked. */
 export interface GraphqlOperation {
@@ -42,7 +43,35 @@ export async function runGraphql(
   });
   const checked = documentCache.get(schema, operation.query, () => checkDocument(schema, operation.query));
   if ('errors' in checked) return answer(checked.errors);
-  const { document } = checked;
+  return executeChecked(schema, checked.document, operation, context, log);
+}
+
+/**
+ * The answer's text, as `JSON.stringify(await runGraphql(…))` would write it: a plain statistics
+ * search is answered by plain-search.ts without graphql-js's execution (the same text, checked by
+ * tests/integration/graphql-plain-search.test.ts), anything else by runGraphql.
+ */
+export async function answerGraphqlText(
+  schema: GraphQLSchema,
+  operation: GraphqlOperation,
+  context: GraphqlContext,
+  log: (error: GraphQLError) => void,
+): Promise<string> {
+  const checked = documentCache.get(schema, operation.query, () => checkDocument(schema, operation.query));
+  if ('errors' in checked)
+    return JSON.stringify({ errors: checked.errors.map((e) => answeredError(e, log)) });
+  const plain = checked.plain ? answerPlainSearch(schema, checked.plain, operation, context) : null;
+  if (plain !== null) return plain;
+  return JSON.stringify(await executeChecked(schema, checked.document, operation, context, log));
+}
+
+async function executeChecked(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: GraphqlOperation,
+  context: GraphqlContext,
+  log: (error: GraphQLError) => void,
+): Promise<GraphqlAnswer> {
   const result = await execute({
     schema,
     document,
@@ -65,7 +94,7 @@ function checkDocument(schema: GraphQLSchema, query: string): CheckedDocument {
     const errors = validate(schema, document, rules, { maxErrors });
     if (errors.length > 0) return { errors };
   }
-  return { document };
+  return { document, plain: plainSearchPlan(schema, document) };
 }
 
 function parseBounded(query: string): DocumentNode | GraphQLError {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../auth/credentials';
 import type { ServiceContext } from '../http/context';
 import { LiveProtocols } from '../market/token-listing';
-import { runGraphql } from './execute';
+import { answerGraphqlText } from './execute';
 import { graphqlOperationOf } from './request';
 import type { GraphqlContext } from './resolvers';
 import { graphqlSchema } from './schema';
@@ -27,7 +27,8 @@ export function graphqlRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/graphql', async (request, reply) => {
     await authenticate(ctx, request, 'jwtOrApiKey');
     const operation = graphqlOperationOf(request.body);
-    const answer = await runGraphql(graphqlSchema, operation, context, (error) =>
+    // The answer's text: Fastify would write an object with JSON.stringify, as this does.
+    const answer = await answerGraphqlText(graphqlSchema, operation, context, (error) =>
       request.log.error({ err: error.originalError ?? error }, 'graphql field failed'),
     );
     return reply.code(200).type('application/json; charset=utf-8').send(answer);

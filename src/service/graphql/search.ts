@@ -4,7 +4,7 @@ import { compileConditions, compileSort, type Sql } from '../store/conditions';
 import type { ServiceDb } from '../store/database';
 import { prepareCached } from '../../node/sqlite';
 import type { DataSet } from './datasets';
-import { searchPopulations } from '../../shared/statistics-index';
+import { searchPopulations, type RecordRef } from '../../shared/statistics-index';
 import { indexConditions, indexSort } from '../statistics/index/index-conditions';
 import { storedRowsJson } from '../statistics/queries/render-rows';
 import { statisticsIndexOf } from '../statistics/index/statistics-index';
@@ -69,6 +69,26 @@ export function runSearch(db: ServiceDb, set: DataSet, request: SearchRequest): 
  * page's records from their stored JSON.
  */
 function searchStatistics(db: ServiceDb, set: DataSet, request: SearchRequest): SearchPage {
+  const { refs, meta } = searchStatisticRefs(db, set, request);
+  return {
+    // Each record's stored JSON is its wire form (statisticToWire; stored-json.ts): parsing it
+    // costs less than reading the full row and converting it.
+    data: storedRowsJson(db, refs).map(
+      (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>,
+    ),
+    meta,
+  };
+}
+
+/**
+ * The index's answer to a statistics search, before any record is read: the page's records and
+ * its `meta` (the plain-field answer, plain-search.ts, reads only the fields it selects).
+ */
+export function searchStatisticRefs(
+  db: ServiceDb,
+  set: DataSet,
+  request: SearchRequest,
+): { refs: RecordRef[]; meta: PageMeta } {
   const { filter, sorts, paging } = request.body;
   const conditions = indexConditions(filter.and, 'body.filter.and');
   const sort = indexSort(sorts.length > 0 ? sorts : [set.defaultSort], 'body.sorts');
@@ -79,11 +99,7 @@ function searchStatistics(db: ServiceDb, set: DataSet, request: SearchRequest): 
     limit: paging.size,
   });
   return {
-    // Each record's stored JSON is its wire form (statisticToWire; stored-json.ts): parsing it
-    // costs less than reading the full row and converting it.
-    data: storedRowsJson(db, page.refs).map(
-      (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>,
-    ),
+    refs: page.refs,
     meta: {
       total: page.total,
       limit: paging.size,
