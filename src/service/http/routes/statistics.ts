@@ -17,9 +17,9 @@ import { authenticate } from '../../auth/credentials';
 import { publicReadAccess } from '../public-access';
 import { LiveProtocols } from '../../market/token-listing';
 import { storedAddress, type Condition } from '../../store/conditions';
-import { currentGeneration } from '../../statistics/store/statistic-rows';
 import {
   filterStatisticsAnswer,
+  statisticsVersion,
   traderStatisticsJson,
   type StatisticQuery,
 } from '../../statistics/queries/statistic-filters';
@@ -63,8 +63,8 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   };
   // The `/public/...` reads also answer anonymously with --public-anonymous (docs/real-clients.md).
   const publicRead = publicReadAccess(ctx);
-  // Statistic reads change only when a new generation is written, so their answers are cached
-  // per generation; positions are live and never cached.
+  // Statistic reads change only when the statistics change, so their answers are cached per
+  // version of the index (statisticsVersion); positions are live and never cached.
   const cache = new ResponseCache();
   // Tests read its counters; nothing else does.
   app.decorate('statisticCache', cache);
@@ -78,7 +78,7 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   ) => {
     protocolOf(request);
     const query = build();
-    const key = `${currentGeneration(ctx.db)}|${route}|${JSON.stringify(query)}`;
+    const key = `${statisticsVersion(ctx.db)}|${route}|${JSON.stringify(query)}`;
     return json(
       reply,
       cache.getOrCompute(key, () =>

@@ -44,6 +44,21 @@ export function filterStatisticsAnswer(
   return currentPageBuffer(db, page.refs, query.withRanking, meta(page.total));
 }
 
+/**
+ * A number that changes whenever what the index answers from changes: a recompute, a trader's
+ * update, percentiles the live market rewrites in place. The answer cache's key (routes/
+ * statistics.ts): the stored statistics generation missed the in-place percentile rewrites, so a
+ * cached public filter kept a record's old ranking, and reading it was a query a request.
+ */
+export function statisticsVersion(db: ServiceDb): number {
+  const generation = statisticsIndexOf(db).current();
+  let serial = serials.get(generation);
+  if (serial === undefined) serials.set(generation, (serial = lastSerial += 1));
+  return serial;
+}
+const serials = new WeakMap<object, number>();
+let lastSerial = 0;
+
 function searchStatistics(db: ServiceDb, query: StatisticQuery): IndexPage {
   const conditions = query.conditions.flatMap((group) => indexConditions(group.list, group.from));
   const sort = indexSort([query.sort], 'sortBy');
