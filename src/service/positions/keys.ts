@@ -25,9 +25,21 @@ export const orderId = (series: SeriesKey, fillId: string, index: 0 | 1): string
 export const positionId = (series: SeriesKey, fillId: string, index: 0 | 1): string =>
   sha(`position|${seriesText(withIndexToken(series))}|${fillId}|${index}`).slice(0, 32);
 
+/** Keys hashed lately: a series opens many positions (a bot thousands), each asking for its key. */
+const recentKeys = new Map<string, string>();
+const RECENT_KEYS = 4_096;
+
 /** The position key: like an on-chain key, the same for every position of (account, token, side). */
-export const positionKey = (series: SeriesKey, isLong: boolean): string =>
-  `0x${sha(`key|${seriesText(withIndexToken(series))}|${isLong ? 'long' : 'short'}`)}`;
+export function positionKey(series: SeriesKey, isLong: boolean): string {
+  const text = `key|${seriesText(withIndexToken(series))}|${isLong ? 'long' : 'short'}`;
+  let key = recentKeys.get(text);
+  if (key === undefined) {
+    if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+    key = `0x${sha(text)}`;
+    recentKeys.set(text, key);
+  }
+  return key;
+}
 
 export function withIndexToken(series: SeriesKey): Required<SeriesKey> {
   return { ...series, indexToken: series.indexToken ?? indexTokenAddress(series.protocol, series.symbol) };

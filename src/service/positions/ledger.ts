@@ -1,7 +1,8 @@
 // The position engine of docs/semantics.md, Positions rebuilt from fills: fills in, positions and
 // their orders out. Pure (no clock, no store): importers rebuild a series from all its stored fills,
 // the venue feed (market/series-book.ts) drives one ledger per series a fill at a time and stores
-// what it drains.
+// what it drains, the sandbox resumes a stored position for each order, and the simulator
+// (market/simulator/position-book.ts) plays each position on one ledger with its market's settings.
 import { derivePosition, type PositionFacts } from '../statistics/formulas/position-facts';
 import type { OrderType } from '../../shared/api/positions';
 import type { OrderRow, PositionRow } from '../store/positions';
@@ -78,6 +79,11 @@ export interface LedgerSettings {
   maintenanceMargin?: number;
   /** Block time of a chain: block number = floor(time / blockMs). Without it blocks are 0 (off-chain venues). */
   blockMs?: number;
+  /**
+   * The series' position keys where its stored positions already carry one (a store written
+   * before the one positionKey): kept, so a series keeps one key. Else `positionKey`.
+   */
+  keys?: { long?: string; short?: string };
 }
 
 /** The open position as the engine holds it, for a caller that decides on it (a simulated trader). */
@@ -102,7 +108,8 @@ export type TypedFill = Omit<LedgerFill, 'isBuy'> & { isLong: boolean };
 
 /** The share of one fill that one order books (a fill through zero books two). */
 interface FillPart {
-  fill: LedgerFill;
+  /** The fill; its side is the transition's business (openWith takes it apart). */
+  fill: Omit<LedgerFill, 'isBuy'>;
   /** 0, or 1 for the opening half of a fill through zero. */
   index: 0 | 1;
   units: bigint;
@@ -199,6 +206,7 @@ export class PositionLedger {
       throw new LedgerError(`assumed leverage must be a number greater than 0, not ${this.leverage}`);
     this.settings = settings;
     this.money = moneyRounding(settings.moneyDecimals);
+    Object.assign(this.keys, settings.keys);
   }
 
   /** orderId / positionId of this series, without working the series' text out again. */
@@ -212,7 +220,7 @@ export class PositionLedger {
   }
 
   /** The caller's id for part 0 of a fill that names its rows, else the derived one. */
-  private idOf(kind: 'order' | 'position', fill: LedgerFill, index: 0 | 1): string {
+  private idOf(kind: 'order' | 'position', fill: Omit<LedgerFill, 'isBuy'>, index: 0 | 1): string {
     const own = index === 0 ? fill.ids?.[kind] : undefined;
     return own ?? this.hashId(kind, fill.id, index);
   }
@@ -318,7 +326,7 @@ export class PositionLedger {
     this.check(fill); // last: a refused fill leaves the ledger as it was
     const whole = this.part(fill, units, 0);
     const p = this.open;
-    if (!p) return [this.openWith(whole)];
+    if (!p) return [this.openWith(whole, fill.isBuy)];
     if (fill.isBuy === p.isLong) return [this.grow(p, whole, 'INCREASE')];
     if (units < p.units) return [this.shrink(p, whole, 'DECREASE')];
     if (units === p.units) return [this.shrink(p, whole, 'CLOSE')];
@@ -341,11 +349,10 @@ export class PositionLedger {
       throw new LedgerError(
         `fill ${fill.id}: ${type} of ${unitsToText(amount)} tokens does not fit the position`,
       );
-    const grows = type === 'OPEN' || type === 'INCREASE';
-    const whole = { ...fill, isBuy: grows === fill.isLong };
-    this.check(whole);
-    const part = this.part(whole, amount, 0);
-    if (!p || type === 'OPEN') return this.openWith(part);
+    // The typed fill goes in as it is, not copied with a side: this runs once per simulated order.
+    this.check(fill);
+    const part = this.part(fill, amount, 0);
+    if (!p || type === 'OPEN') return this.openWith(part, fill.isLong);
     if (type === 'INCREASE') return this.grow(p, part, 'INCREASE');
     return this.shrink(p, part, type, amount === p.units);
   }
@@ -402,7 +409,7 @@ export class PositionLedger {
     return [...this.booked];
   }
 
-  private check(fill: LedgerFill): void {
+  private check(fill: Omit<LedgerFill, 'isBuy'>): void {
     if (!Number.isSafeInteger(fill.timeMs)) throw new LedgerError(`fill ${fill.id}: time must be epoch ms`);
     if (fill.timeMs < this.lastTimeMs)
       throw new LedgerError(`fill ${fill.id}: fills must come in time order`);
@@ -411,7 +418,7 @@ export class PositionLedger {
     this.lastTimeMs = fill.timeMs;
   }
 
-  private part(fill: LedgerFill, units: bigint, index: 0 | 1): FillPart {
+  private part(fill: Omit<LedgerFill, 'isBuy'>, units: bigint, index: 0 | 1): FillPart {
     const logId = fill.logId ?? this.count;
     if (index === 0) this.count += 1;
     const tokens = unitsToNumber(units);
@@ -471,15 +478,16 @@ export class PositionLedger {
       share: undefined,
       collateralDelta: undefined,
     };
-    return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 })];
+    return [this.shrink(p, closing, 'CLOSE'), this.openWith({ ...rest, funding: 0 }, !p.isLong)];
   }
 
-  private openWith(part: FillPart): OrderRow {
+  /** OPEN of a position on side `isLong`. */
+  private openWith(part: FillPart, isLong: boolean): OrderRow {
     const { fill } = part;
     const p: OpenPosition = {
       id: this.idOf('position', fill, part.index),
-      key: this.keyOf(fill.isBuy),
-      isLong: fill.isBuy,
+      key: this.keyOf(isLong),
+      isLong,
       units: 0n,
       tokens: 0,
       averagePrice: fill.price,

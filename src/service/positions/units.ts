@@ -33,6 +33,15 @@ const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/;
 function exactDecimal(value: string | number): ExactDecimal {
   if (typeof value === 'number' && !Number.isFinite(value))
     throw new DecimalError(`${value} is not a finite number`);
+  if (typeof value === 'number') {
+    // Most numbers print as plain digits ("2000.5"): read them without the pattern (once per fill).
+    const text = String(value);
+    if (!text.includes('e')) {
+      const dot = text.indexOf('.');
+      if (dot < 0) return { digits: BigInt(text), scale: 0 };
+      return { digits: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+    }
+  }
   // String(number) is the shortest text that reads back as the same number, e.g. "0.3", "1e-7".
   const text = typeof value === 'number' ? String(value) : value.trim();
   const match = DECIMAL_TEXT.exec(text);
@@ -71,8 +80,11 @@ export function unitsToText(units: bigint): string {
   return `${units < 0n ? '-' : ''}${abs / ONE_TOKEN}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Units as the nearest number, for money arithmetic and REAL columns. */
-export const unitsToNumber = (units: bigint): number => Number(unitsToText(units));
+/**
+ * Units as the nearest number, for money arithmetic and REAL columns. Parsing "<units>e-18" is
+ * correctly rounded like parsing the decimal text, and cheaper to build (it runs on every fill).
+ */
+export const unitsToNumber = (units: bigint): number => Number(`${units}e-${TOKEN_DECIMALS}`);
 
 /**
  * The tokens `usd` of notional buys at `price`, rounded half away from zero to 18 decimals. The

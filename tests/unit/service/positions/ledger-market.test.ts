@@ -9,6 +9,7 @@ import {
   type LedgerSettings,
   type TypedFill,
 } from '../../../../src/service/positions/ledger';
+import { positionKey } from '../../../../src/service/positions/keys';
 import { scaleUnits } from '../../../../src/service/positions/units';
 
 const SERIES = {
@@ -136,5 +137,16 @@ describe('block numbers', () => {
     expect(chain.positions()[0]).toMatchObject({ open_block_number: 4, close_block_number: 7 });
     const venue = new PositionLedger(SERIES);
     expect(venue.applyTyped('OPEN', fill(1_000, 1, true, { tokens: '1' })).block_number).toBe(0);
+  });
+});
+
+describe('stored keys', () => {
+  it('keeps a key the series’ stored positions carry, and hashes positionKey for the other side', () => {
+    const ledger = new PositionLedger(SERIES, { keys: { long: '0xstored' } });
+    expect(ledger.applyTyped('OPEN', fill(0, 1, true, { tokens: '1' })).key).toBe('0xstored');
+    ledger.applyTyped('CLOSE', fill(1, 1, true, { units: 0n }));
+    expect(ledger.applyTyped('OPEN', fill(2, 1, false, { tokens: '1' })).key).toBe(
+      positionKey(SERIES, false),
+    );
   });
 });
