@@ -137,6 +137,8 @@ class LiveMarketState {
   private readonly styles = new Map<string, TraderStyle>();
   private readonly write: ReturnType<typeof positionWriters>;
   private readonly writePrice: Statement<[string, number, number]>;
+  /** The key of a series' latest stored position, if any (docs/simulator.md, Keys). */
+  private readonly storedKey: Statement<[string, string, string, number], string>;
   /** The marks per minute, kept for the backtest and the charts (docs/simulator.md). */
   private readonly marks: LiveMarksRecorder;
   private lastMs: number | null = null;
@@ -154,6 +156,12 @@ class LiveMarketState {
       `INSERT INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, ?)
        ON CONFLICT(index_token) DO UPDATE SET price = excluded.price, time_ms = excluded.time_ms`,
     );
+    this.storedKey = db
+      .prepare<[string, string, string, number], string>(
+        `SELECT key FROM positions WHERE protocol = ? AND account = ? AND index_token = ? AND is_long = ?
+         ORDER BY open_time_ms DESC LIMIT 1`,
+      )
+      .pluck();
     this.marks = new LiveMarksRecorder(db);
     this.loadPrices();
     this.loadOpenPositions();
@@ -355,6 +363,7 @@ class LiveMarketState {
       indexToken: token.indexToken,
       pair: token.pair,
       isLong,
+      storedKey: this.storedKey.get(token.protocol, trader.account, token.indexToken, isLong ? 1 : 0),
     };
     const position = new SimPosition(
       identity,

@@ -13,7 +13,7 @@ import {
 } from '../../positions/ledger';
 import { BLOCK_MS, MAINTENANCE } from './parameters';
 
-/** What names a position: who, where, what and which side (the key is the engine's positionKey). */
+/** What names a position: who, where, what and which side. */
 export interface PositionIdentity {
   id: string;
   account: string;
@@ -22,6 +22,11 @@ export interface PositionIdentity {
   indexToken: string;
   pair: string;
   isLong: boolean;
+  /**
+   * The key the series' stored positions carry, when a database seeded before the one positionKey
+   * holds some (docs/simulator.md, Keys); else the engine's positionKey.
+   */
+  storedKey?: string;
 }
 
 /** The id, transaction hash and log index of the position's `seq`-th order (0-based). */
@@ -37,13 +42,22 @@ export type OrderStamper = (
 /** The cumulative funding rate of the position's symbol at a time (differences are what count). */
 export type FundingIndex = (timeMs: number) => number;
 
+/** The amount of a fill whose size the transition decides (a CLOSE, a margin transfer). */
+const NO_AMOUNT = { units: 0n };
+
 /** USD amounts are kept in cents, so that orders sum exactly to their position. */
 export const cents = (x: number): number => Math.round(x * 100) / 100 + 0;
 
 /** The engine's settings for a simulated market: USD sizes kept, money in cents, its chain's blocks. */
-function simulatedMarket(pair: string, feeRate: number, fundingIndex: FundingIndex): LedgerSettings {
+function simulatedMarket(
+  identity: PositionIdentity,
+  feeRate: number,
+  fundingIndex: FundingIndex,
+): LedgerSettings {
+  const key = identity.storedKey;
   return {
-    pair,
+    pair: identity.pair,
+    keys: key === undefined ? undefined : identity.isLong ? { long: key } : { short: key },
     feeRate,
     fundingIndex,
     moneyDecimals: 2,
@@ -68,8 +82,7 @@ export class SimPosition {
     private readonly stamp: OrderStamper,
     ledger?: PositionLedger,
   ) {
-    this.ledger =
-      ledger ?? new PositionLedger(identity, simulatedMarket(identity.pair, feeRate, fundingIndex));
+    this.ledger = ledger ?? new PositionLedger(identity, simulatedMarket(identity, feeRate, fundingIndex));
   }
 
   /**
@@ -92,7 +105,7 @@ export class SimPosition {
       pair: row.pair,
       isLong: row.is_long === 1,
     };
-    const settings = simulatedMarket(row.pair, feeRate, fundingIndex);
+    const settings = simulatedMarket(identity, feeRate, fundingIndex);
     const p = new SimPosition(
       identity,
       feeRate,
@@ -142,7 +155,9 @@ export class SimPosition {
 
   /** The price at which the unrealised ROI on collateral reaches `roi` (0.5 = +50 %). */
   priceAtRoi(roi: number): number {
-    return this.averagePrice * (1 + (this.sign * roi) / this.currentLeverage);
+    const s = this.state;
+    const leverage = s.collateral > 0 ? s.size / s.collateral : 0;
+    return s.averagePrice * (1 + (this.sign * roi) / leverage);
   }
 
   /** Whether `price` is at or beyond the liquidation price. */
@@ -175,17 +190,15 @@ export class SimPosition {
     added: number,
     before: number,
   ): OrderRow {
-    const fill = { ...this.fill(timeMs, price), amount: { usd: sizeUsd } };
-    return this.ledger.applyTyped(type, {
-      ...fill,
-      collateral: cents(before + added),
-      collateralDelta: added,
-    });
+    const fill = this.fill(timeMs, price, { usd: sizeUsd });
+    fill.collateral = cents(before + added);
+    fill.collateralDelta = added;
+    return this.ledger.applyTyped(type, fill);
   }
 
   /** DECREASE: close `fraction` (0..1) of the tokens at `price`; the collateral stays. */
   decrease(timeMs: number, price: number, fraction: number): OrderRow {
-    return this.ledger.applyTyped('DECREASE', { ...this.fill(timeMs, price), amount: { share: fraction } });
+    return this.ledger.applyTyped('DECREASE', this.fill(timeMs, price, { share: fraction }));
   }
 
   /** CLOSE: every remaining token at `price`; the collateral is withdrawn. */
@@ -206,8 +219,10 @@ export class SimPosition {
 
   /** MARGIN_TRANSFERRED: collateral added without trading (no fee, counted in no order count). */
   addMargin(timeMs: number, price: number, amount: number): OrderRow {
-    const fill = { ...this.fill(timeMs, price), collateralDelta: amount };
-    return this.ledger.transferMargin(fill, cents(this.collateral + amount));
+    const collateral = cents(this.collateral + amount);
+    const fill = this.fill(timeMs, price);
+    fill.collateralDelta = amount;
+    return this.ledger.transferMargin(fill, collateral);
   }
 
   /** The position row as of its last order. */
@@ -218,7 +233,7 @@ export class SimPosition {
   }
 
   /** The next order's fill, named by the world's stamp: its order id, transaction and log index. */
-  private fill(timeMs: number, price: number): TypedFill {
+  private fill(timeMs: number, price: number, amount: TypedFill['amount'] = NO_AMOUNT): TypedFill {
     const stamp = this.stamp(this.identity, this.seq);
     this.seq += 1;
     return {
@@ -227,7 +242,7 @@ export class SimPosition {
       timeMs,
       isLong: this.identity.isLong,
       price,
-      amount: { units: 0n },
+      amount,
       txHash: stamp.txHash,
       logId: stamp.logId,
     };
