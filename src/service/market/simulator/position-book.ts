@@ -75,6 +75,7 @@ export class SimPosition {
   private seq = 0;
   private readonly ledger: PositionLedger;
 
+  /** A new position on its own ledger, or, given `ledger`, one resumed from its row (fromRow). */
   constructor(
     readonly identity: PositionIdentity,
     feeRate: number,
