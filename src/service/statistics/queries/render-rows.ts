@@ -43,20 +43,19 @@ export function currentPageBuffer(
   meta: object,
 ): Buffer {
   const rows = refs.length === 0 ? [] : storedRowsJson(db, refs);
-  const rankings = withRanking ? refs.map(rankingJson) : null;
+  // The rankings' bytes first, one after another in a scratch buffer (`ends[i]`: where row i's ends).
+  const ends = withRanking ? writeRankings(refs) : null;
   const head = '{"data":[';
   const tail = `],"meta":${JSON.stringify(meta)}}`;
   let bytes = head.length + Buffer.byteLength(tail) + Math.max(rows.length - 1, 0);
-  for (let i = 0; i < rows.length; i += 1) {
-    bytes += (rows[i] as Uint8Array).byteLength;
-    if (rankings) bytes += RANKING_KEY.length + (rankings[i] as string).length;
-  }
+  for (const row of rows) bytes += row.byteLength;
+  if (ends) bytes += ends.length * RANKING_KEY.length + (ends.at(-1) ?? 0);
   const page = Buffer.allocUnsafe(bytes);
   let at = page.write(head, 0, 'latin1');
   for (let i = 0; i < rows.length; i += 1) {
     if (i > 0) page[at++] = COMMA;
     const row = rows[i] as Uint8Array;
-    if (!rankings) {
+    if (!ends) {
       page.set(row, at);
       at += row.byteLength;
       continue;
@@ -64,14 +63,74 @@ export function currentPageBuffer(
     // `{…}` becomes `{…,"ranking":{…}}`: the row without its closing brace, then the ranking.
     page.set(row.subarray(0, row.byteLength - 1), at);
     at += row.byteLength - 1;
-    at += page.write(RANKING_KEY, at, 'latin1');
-    at += page.write(rankings[i] as string, at, 'latin1');
+    page.set(RANKING_KEY, at);
+    at += RANKING_KEY.length;
+    const from = i > 0 ? (ends[i - 1] as number) : 0;
+    page.set(scratch.subarray(from, ends[i]), at);
+    at += (ends[i] as number) - from;
     page[at++] = CLOSE;
   }
   page.write(tail, at, 'utf8');
   return page;
 }
-const RANKING_KEY = ',"ranking":';
+
+/**
+ * Writes each record's `ranking` object (the text rankingJson makes) into `scratch`, one after
+ * another, and answers where each ends. Written byte by byte: 380 percentiles a page made into
+ * strings and joined cost ~0.07 ms of a REST miss.
+ */
+function writeRankings(refs: readonly RecordRef[]): number[] {
+  // At most 24 characters a number (`-1.2345678901234567e-300`) after each key.
+  const most = refs.length * (RANKING_PREFIX_BYTES_TOTAL + RANKING_KEYS.length * 24 + 1);
+  if (scratch.length < most) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
+  const ends: number[] = [];
+  let at = 0;
+  for (const { population, row } of refs) {
+    const columns = rankingColumns(population);
+    for (let k = 0; k < columns.length; k += 1) {
+      const prefix = RANKING_PREFIX_BYTES[k] as Uint8Array;
+      scratch.set(prefix, at);
+      at = writeNumber(scratch, at + prefix.length, (columns[k] as NumberColumn).at(row));
+    }
+    scratch[at++] = CLOSE;
+    ends.push(at);
+  }
+  return ends;
+}
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** Writes numberJson(value) at `at`; answers where it ends. */
+function writeNumber(out: Buffer, at: number, value: number): number {
+  if (value >= 0 && value < 1e9) {
+    const hundredths = Math.round(value * 100);
+    if (hundredths / 100 === value) {
+      const whole = Math.floor(hundredths / 100);
+      const cents = hundredths - whole * 100;
+      at = writeDigits(out, at, whole);
+      if (cents === 0) return at;
+      out[at++] = DOT;
+      out[at++] = ZERO + Math.floor(cents / 10);
+      if (cents % 10 !== 0) out[at++] = ZERO + (cents % 10);
+      return at;
+    }
+  }
+  return at + out.write(JSON.stringify(value), at, 'latin1');
+}
+
+/** The decimal digits of a whole number from 0 to 10⁹. */
+function writeDigits(out: Buffer, at: number, whole: number): number {
+  let digits = 1;
+  for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  let rest = whole;
+  for (let i = digits - 1; i >= 0; i -= 1) {
+    out[at + i] = ZERO + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
+}
+const DOT = 0x2e;
+const ZERO = 0x30;
+const RANKING_KEY = Buffer.from(',"ranking":', 'latin1');
 const COMMA = 0x2c;
 const CLOSE = 0x7d;
 
@@ -105,6 +164,8 @@ export function numberJson(value: number): string {
 }
 const RANKING_FIELDS = RANKING_KEYS.map((k) => `ranking.${k}`);
 const RANKING_PREFIXES = RANKING_KEYS.map((k, i) => `${i > 0 ? ',' : ''}"${k}":`);
+const RANKING_PREFIX_BYTES = RANKING_KEYS.map((k, i) => Buffer.from(`${i > 0 ? ',' : '{'}"${k}":`, 'latin1'));
+const RANKING_PREFIX_BYTES_TOTAL = RANKING_PREFIX_BYTES.reduce((sum, b) => sum + b.length, 0);
 
 /** A population's ranking columns in RANKING_KEYS order, looked up once (a population never changes). */
 function rankingColumns(population: Population): NumberColumn[] {
