@@ -1,5 +1,5 @@
 import { NumberColumn, type NumberColumnKind } from './number-column';
-import { sortedIndexes } from './radix-sort';
+import { sortedCodes, sortedIndexes } from './radix-sort';
 import { textColumn, type TextColumn } from './text-column';
 
 /**
@@ -218,8 +218,13 @@ export class Population {
     let order: Permutation | undefined = this.orders.get(field);
     if (order) return order;
     let wide: Uint32Array;
-    if (this.kindOf(field) === 'number') wide = sortedIndexes(this.number(field).toFloat64());
-    else if (field === this.tieField) wide = Uint32Array.from({ length: this.size }, (_, i) => i);
+    if (this.kindOf(field) === 'number') {
+      const codes = this.number(field).codes;
+      wide =
+        codes instanceof Int16Array || codes instanceof Int32Array
+          ? sortedCodes(codes)
+          : sortedIndexes(this.number(field).toFloat64());
+    } else if (field === this.tieField) wide = Uint32Array.from({ length: this.size }, (_, i) => i);
     else {
       const texts = Array.from({ length: this.size }, (_, i) => this.text(field).at(i));
       const rows = Array.from({ length: this.size }, (_, i) => i);

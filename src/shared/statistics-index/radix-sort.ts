@@ -46,6 +46,42 @@ export function sortedIndexes(values: Float64Array, desc = false): Uint32Array {
 }
 
 /**
+ * The indexes of integer codes in ascending order, ties by index: one counting pass for 16-bit
+ * codes, two of 16 bits for 32-bit ones (against four over a double's 64 bits). A narrow
+ * column's codes sort as its values do, the missing value's code (the lowest) first, so this
+ * is its ascending permutation (number-column.ts).
+ */
+export function sortedCodes(codes: Int16Array | Int32Array): Uint32Array {
+  const n = codes.length;
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) order[i] = i;
+  const counts = new Uint32Array(DIGITS);
+  // A digit of code k: its low or high 16 bits, the sign bit flipped so negatives come first.
+  const passes: ((k: number) => number)[] =
+    codes instanceof Int16Array
+      ? [(k) => (k + 0x8000) & 0xffff]
+      : [(k) => k & 0xffff, (k) => ((k >>> 16) ^ 0x8000) & 0xffff];
+  let next = new Uint32Array(n);
+  for (const digit of passes) {
+    counts.fill(0);
+    for (let k = 0; k < n; k += 1) counts[digit(codes[order[k] as number] as number)]! += 1;
+    let sum = 0;
+    for (let d = 0; d < DIGITS; d += 1) {
+      const c = counts[d] as number;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < n; k += 1) {
+      const row = order[k] as number;
+      const d = digit(codes[row] as number);
+      next[counts[d]!++] = row;
+    }
+    [order, next] = [next, order];
+  }
+  return order;
+}
+
+/**
  * For each value, how many values are strictly below it (NaN counts as below every number and
  * equal to other NaNs): one radix sort, then one walk over runs of equal keys. With `scratch`,
  * the answer is its `below`, good until its next use.

@@ -3,7 +3,13 @@
 // bound over the doubles keeps, whatever form the column took.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NumberColumn, compareTexts, textColumn } from '../../../../src/shared/statistics-index';
+import {
+  NumberColumn,
+  Population,
+  compareTexts,
+  sortedIndexes,
+  textColumn,
+} from '../../../../src/shared/statistics-index';
 
 const cents = fc.integer({ min: -5_000_000, max: 10_000_000 }).map((k) => k / 100);
 const percentile = fc.integer({ min: 0, max: 10_000 }).map((k) => Math.round(k) / 100);
@@ -98,6 +104,22 @@ describe('text columns', () => {
         const y = textColumn([b]);
         expect(compareTexts(x, 0, y, 0)).toBe(a < b ? -1 : a > b ? 1 : 0);
       }),
+    );
+  });
+
+  it("sorts a column by its codes into the doubles' order: missing first, ties by record", () => {
+    fc.assert(
+      fc.property(column, (values) => {
+        const doubles = Float64Array.from(values);
+        const ids = values.map((_, i) => String(i).padStart(3, '0'));
+        const p = new Population('X|D7', {
+          constants: { protocol: 'X', type: 'D7' },
+          texts: { id: ids },
+          numbers: { v: doubles },
+        });
+        expect(Array.from(p.ascending('v'))).toEqual(Array.from(sortedIndexes(doubles)));
+      }),
+      { numRuns: 400 },
     );
   });
 });
