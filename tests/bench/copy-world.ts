@@ -1,7 +1,8 @@
 // The world of bench:copy, shared with bench:copy-pages: 1,000 RUNNING copy trades (200 users with
 // 5 each) following 100 traders, and the traders' source orders. docs/copy-engine.md, Speed.
 import { getAddress } from 'viem';
-import type { createLocalService } from '../../src/service/app';
+import { createLocalService } from '../../src/service/app';
+import { defaultConfig, type ServiceConfig } from '../../src/service/config';
 import type { SourceOrder } from '../../src/service/copy-engine/types';
 import { createCopyTrade } from '../../src/service/copy-trading/copy-trade-commands';
 import { SeededRandom } from '../../src/service/fixture/random';
@@ -20,11 +21,22 @@ export function traderAddresses(): string[] {
   return Array.from({ length: TRADERS }, () => getAddress(`0x${random.hex(20)}`));
 }
 
-/** 200 users with 5 copy trades each, every trader followed by 10 of them. */
-export function followers(service: ReturnType<typeof createLocalService>, traders: string[]): void {
+/** The service's configuration for a bench:copy database at `dbPath`. */
+export const copyBenchConfig = (dbPath: string): ServiceConfig =>
+  defaultConfig({ dbPath, port: 0, copyTradeQuota: 10, startingBalance: 1e9 });
+
+/**
+ * 200 users with 5 copy trades each, every trader followed by 10 of them (`copyTrades` fewer for
+ * a small world: 5 per user, the first traders followed).
+ */
+export function followers(
+  service: ReturnType<typeof createLocalService>,
+  traders: string[],
+  copyTrades = COPY_TRADES,
+): void {
   const random = new SeededRandom(5);
   const { db, config, ctx } = service;
-  for (let u = 0; u < COPY_TRADES / 5; u += 1) {
+  for (let u = 0; u < copyTrades / 5; u += 1) {
     const user = createUser(db, config, getAddress(`0x${random.hex(20)}`), {});
     const wallet = db.prepare('SELECT id FROM copy_wallets WHERE user_id = ?').pluck().get(user.id) as string;
     for (let k = 0; k < 5; k += 1) {
@@ -43,6 +55,20 @@ export function followers(service: ReturnType<typeof createLocalService>, trader
         volumeProtection: k % 2 === 0,
       });
     }
+  }
+}
+
+/**
+ * Writes bench:copy's starting database at `path` (the service's schema, the users and their copy
+ * trades) and closes it, so that copies of the file start every run of the same workload from the
+ * same rows (the ids of users and copy trades are not seeded, so a world built twice differs).
+ */
+export async function writeWorld(path: string, traders: string[], copyTrades = COPY_TRADES): Promise<void> {
+  const service = createLocalService(copyBenchConfig(path));
+  try {
+    followers(service, traders, copyTrades);
+  } finally {
+    await service.close();
   }
 }
 
