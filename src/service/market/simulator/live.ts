@@ -8,6 +8,7 @@ import { getAddress } from 'viem';
 import type { SeededRandom } from '../../fixture/random';
 import type { ServiceDb } from '../../store/database';
 import { positionWriters, type OrderRow, type PositionRow } from '../../store/positions';
+import { positionKey } from '../../positions/keys';
 import { hashString, hex32, mix32, normal, substream } from './draws';
 import { LiveMarksRecorder } from './live-marks';
 import { ACTIVITY_WINDOW_MS, HOUR_MS, dynamicsOf } from './parameters';
@@ -137,8 +138,12 @@ class LiveMarketState {
   private readonly styles = new Map<string, TraderStyle>();
   private readonly write: ReturnType<typeof positionWriters>;
   private readonly writePrice: Statement<[string, number, number]>;
-  /** The key of a series' latest stored position, if any (docs/simulator.md, Keys). */
-  private readonly storedKey: Statement<[string, string, string, number], string>;
+  /**
+   * The key of a series' stored positions, if any (docs/simulator.md, Keys): any of them, as a
+   * series' positions share one key, so the first the index meets will do. Null when the store's
+   * keys are the one positionKey, which the engine hashes anyway: no query per open then.
+   */
+  private readonly storedKey: Statement<[string, string, string, number], string> | null;
   /** The marks per minute, kept for the backtest and the charts (docs/simulator.md). */
   private readonly marks: LiveMarksRecorder;
   private lastMs: number | null = null;
@@ -156,12 +161,9 @@ class LiveMarketState {
       `INSERT INTO mark_prices (index_token, price, time_ms) VALUES (?, ?, ?)
        ON CONFLICT(index_token) DO UPDATE SET price = excluded.price, time_ms = excluded.time_ms`,
     );
-    this.storedKey = db
-      .prepare<[string, string, string, number], string>(
-        `SELECT key FROM positions WHERE protocol = ? AND account = ? AND index_token = ? AND is_long = ?
-         ORDER BY open_time_ms DESC LIMIT 1`,
-      )
-      .pluck();
+    this.storedKey = keyedBefore(db)
+      ? db.prepare<[string, string, string, number], string>(STORED_KEY_SQL).pluck()
+      : null;
     this.marks = new LiveMarksRecorder(db);
     this.loadPrices();
     this.loadOpenPositions();
@@ -363,7 +365,7 @@ class LiveMarketState {
       indexToken: token.indexToken,
       pair: token.pair,
       isLong,
-      storedKey: this.storedKey.get(token.protocol, trader.account, token.indexToken, isLong ? 1 : 0),
+      storedKey: this.storedKey?.get(token.protocol, trader.account, token.indexToken, isLong ? 1 : 0),
     };
     const position = new SimPosition(
       identity,
@@ -424,6 +426,27 @@ class LiveMarketState {
     }
     return style;
   }
+}
+
+const STORED_KEY_SQL = `SELECT key FROM positions
+  WHERE protocol = ? AND account = ? AND index_token = ? AND is_long = ? LIMIT 1`;
+
+/**
+ * Whether the store holds keys other than the one positionKey (seeded before it): its first
+ * position is the oldest seeded row, and its key tells.
+ */
+function keyedBefore(db: ServiceDb): boolean {
+  const first = db
+    .prepare('SELECT account, protocol, index_token, is_long, key FROM positions ORDER BY rowid LIMIT 1')
+    .get() as Pick<PositionRow, 'account' | 'protocol' | 'index_token' | 'is_long' | 'key'> | undefined;
+  if (!first) return false;
+  const series = {
+    account: first.account,
+    protocol: first.protocol,
+    symbol: '',
+    indexToken: first.index_token,
+  };
+  return first.key !== positionKey(series, first.is_long === 1);
 }
 
 /** Live funding: the symbol's mean hourly rate, accrued on clock time. */
