@@ -49,6 +49,21 @@ interface Run {
   maxMs: number;
   cpuSeconds: number;
   cpuMsPerOrder: number;
+  /** Garbage collection during the run, ms of pauses per order (counted in its CPU). */
+  gcMsPerOrder: number;
+}
+
+/** Every garbage collection's pause: the capture holds the engine's writes in memory, and a
+ * collection during the floor's replay would be counted as the floor's cost; it is printed. */
+const pauses: { start: number; end: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+}).observe({ entryTypes: ['gc'] });
+
+/** The ms of collection pauses that began between `from` and `to` (performance.now()), once reported. */
+async function gcMsBetween(from: number, to: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return pauses.filter((p) => p.start >= from && p.start <= to).reduce((sum, p) => sum + p.end - p.start, 0);
 }
 
 /**
@@ -56,7 +71,11 @@ interface Run {
  * gets its batch's latency. CPU is the process's (user + system, every thread: the checkpointer's
  * too); on a shared machine the gap to the wall time is time spent waiting for a CPU or the disk.
  */
-function timed(batch: number, count: number, step: (t: number, from: number, to: number) => void): Run {
+async function timed(
+  batch: number,
+  count: number,
+  step: (t: number, from: number, to: number) => void,
+): Promise<Run> {
   const latencies = new Float64Array(count);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -66,7 +85,8 @@ function timed(batch: number, count: number, step: (t: number, from: number, to:
     step(t, from, to);
     latencies.fill(performance.now() - arrived, from, to);
   }
-  const seconds = (performance.now() - started) / 1000;
+  const ended = performance.now();
+  const seconds = (ended - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   latencies.sort();
@@ -79,6 +99,7 @@ function timed(batch: number, count: number, step: (t: number, from: number, to:
     maxMs: round(latencies[count - 1] as number, 4),
     cpuSeconds: round(cpuSeconds, 2),
     cpuMsPerOrder: round((cpuSeconds * 1000) / count, 4),
+    gcMsPerOrder: round((await gcMsBetween(started, ended)) / count, 4),
   };
 }
 
@@ -89,13 +110,14 @@ async function runEngine(dbPath: string, batch: number, orders: SourceOrder[]) {
   try {
     const engine = new CopyEngine(service.db, config);
     let copies = 0;
-    const run = timed(batch, orders.length, (_t, from, to) => {
+    const run = await timed(batch, orders.length, (_t, from, to) => {
       copies += engine.processSourceOrders(orders.slice(from, to)).length;
     });
     const counts = tableCounts(service.db);
     console.log(
       `engine: ${orders.length} source orders in batches of ${batch} for ${COPY_TRADES} copy trades: ` +
-        `${run.ordersPerSecond} orders/s, CPU ${run.cpuSeconds} s (${run.cpuMsPerOrder} ms per order): ` +
+        `${run.ordersPerSecond} orders/s, CPU ${run.cpuSeconds} s (${run.cpuMsPerOrder} ms per order, ` +
+        `of which GC pauses ${run.gcMsPerOrder} ms): ` +
         `${counts.copy_orders} copy orders, ${counts.activity_logs} activity logs, ${copies} events`,
     );
     return { run, counts };
@@ -113,7 +135,7 @@ async function replayFloor(dbPath: string, batch: number, count: number, writes:
   const checkpointer = startWalCheckpointer(db, dbPath);
   try {
     const replay = replayer(db, writes);
-    return timed(batch, count, (t) => {
+    return await timed(batch, count, (t) => {
       replay(t);
       walCatchUp(db);
     });
@@ -150,7 +172,8 @@ async function engineAndFloor(dir: string, world: string, batch: number, orders:
   console.log(
     `floor (the same rows by SQLite alone): ${writes} writes (${round(writes / orders.length, 2)} per order, ` +
       `${captured.writes.sql.length} distinct statements) in ${captured.writes.ends.length} transactions: ` +
-      `${floor.ordersPerSecond} orders/s, CPU ${floor.cpuSeconds} s (${floor.cpuMsPerOrder} ms per order); ` +
+      `${floor.ordersPerSecond} orders/s, CPU ${floor.cpuSeconds} s (${floor.cpuMsPerOrder} ms per order, ` +
+      `of which GC pauses ${floor.gcMsPerOrder} ms); ` +
       `every table checked equal to the engine's (${Object.keys(captured.counts).length} tables)`,
   );
   return { engine: engine.run, floor, writesPerOrder: round(writes / orders.length, 2) };
@@ -178,10 +201,12 @@ async function main(): Promise<void> {
       batchSize: BATCH,
       cpuSeconds: engine.cpuSeconds,
       cpuMsPerOrder: engine.cpuMsPerOrder,
+      gcMsPerOrder: engine.gcMsPerOrder,
       // The floor: the engine's own rows written by SQLite alone (issue #18's "the same rows").
       floorOrdersPerSecond: floor.ordersPerSecond,
       floorP99Ms: floor.p99Ms,
       floorCpuMsPerOrder: floor.cpuMsPerOrder,
+      floorGcMsPerOrder: floor.gcMsPerOrder,
       floorWritesPerOrder: writesPerOrder,
       floorRatio,
       // The same ratio in CPU per order (floor ÷ engine): what the wall-time ratio would be on an
