@@ -73,6 +73,11 @@ export class SimPosition {
   isLiquidate = false;
   /** Orders booked (margin transfers included): the next order's stamp. */
   private seq = 0;
+  /**
+   * The liquidation price, worked out once per order: the live market checks every open position
+   * against every tick's price, and a trader's triggers ask for it at every event.
+   */
+  private liquidation: number | null = null;
   private readonly ledger: PositionLedger;
 
   /** A new position on its own ledger, or, given `ledger`, one resumed from its row (fromRow). */
@@ -151,7 +156,7 @@ export class SimPosition {
 
   /** The engine's liquidation price (entry × (1 ∓ (1/leverage − maintenance))). */
   liquidationPrice(): number {
-    return this.ledger.liquidationPrice() as number;
+    return (this.liquidation ??= this.ledger.liquidationPrice() as number);
   }
 
   /** The price at which the unrealised ROI on collateral reaches `roi` (0.5 = +50 %). */
@@ -237,6 +242,7 @@ export class SimPosition {
   private fill(timeMs: number, price: number, amount: TypedFill['amount'] = NO_AMOUNT): TypedFill {
     const stamp = this.stamp(this.identity, this.seq);
     this.seq += 1;
+    this.liquidation = null; // the order changes the position
     return {
       id: stamp.id,
       ids: { order: stamp.id, position: this.identity.id },
