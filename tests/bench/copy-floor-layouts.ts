@@ -1,5 +1,6 @@
 // The storage layouts of bench:copy-floor and how one is measured, shared with bench:copy, which
-// measures the engine's floor at its own batch size in the same run (its floorRatio).
+// prints rowPerFill at its own batch size beside its floor as a narrower reference
+// (narrowFloorRatio; its floor is the engine's own rows, copy-same-rows.ts).
 // docs/copy-engine.md, What SQLite alone allows.
 import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';

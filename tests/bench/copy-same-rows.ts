@@ -3,7 +3,7 @@
 // of the same starting database — each distinct SQL prepared once, its parameters bound as
 // captured, the engine's transactions kept — and the two databases compared table by table, so
 // that the floor provably writes the engine's rows. bench:feed builds its floor the same way (the
-// rows the feed wrote, written again by SQLite alone). docs/copy-engine.md, Against its floor.
+// rows the feed wrote, written again by SQLite alone). docs/copy-engine.md#the-floor-the-same-rows.
 import Database from 'better-sqlite3';
 import { createLocalService } from '../../src/service/app';
 import { CopyEngine } from '../../src/service/copy-engine/engine';

@@ -15,7 +15,7 @@
 //   - one order per transaction, as the routes call the engine (BENCH_SINGLE_ORDERS, default
 //     20,000; 0 skips it): its p99 (goal < 5 ms), CPU per order, and its same-rows floor.
 // Prints what it measured, CPU per order beside the wall figures; the last line is one JSON object.
-// docs/copy-engine.md, Speed.
+// docs/copy-engine.md#speed; its floor: docs/copy-engine.md#the-floor-the-same-rows.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

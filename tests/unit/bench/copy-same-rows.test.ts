@@ -1,7 +1,7 @@
 // bench:copy's same-rows floor (tests/bench/copy-same-rows.ts): the copy engine's writes, captured
 // and replayed by SQLite alone on a copy of the same starting database, leave exactly the engine's
 // rows; and the comparison that the bench relies on tells a replay that dropped or reordered a
-// write. docs/copy-engine.md, Against its floor (issue #18).
+// write. docs/copy-engine.md#the-floor-the-same-rows.
 import Database from 'better-sqlite3';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
