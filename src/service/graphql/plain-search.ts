@@ -224,33 +224,60 @@ function items(
   context: GraphqlContext,
 ): Record<string, unknown>[] | null {
   const { refs } = search;
-  const sources = refs.map((ref) => fieldSources(ref.population, fields));
-  // The fields some record of the page must read from its stored JSON, and where each sits.
-  const fromJson = fields.filter((_, i) => sources.some((s) => s[i] === 'json'));
-  const jsonAt = new Map(fromJson.map((f, i) => [f, i]));
-  const rows =
+  const readers = refs.map((ref) => readersOf(ref.population, fields));
+  // The fields some record of the page reads from its stored JSON, read for the whole page.
+  const fromJson = fields.flatMap((_, i) => (readers.some((r) => r.fromJson[i]) ? [i] : []));
+  const stored =
     fromJson.length > 0
       ? storedRowFields(
           context.db,
           refs,
-          fromJson.map((f) => f.name),
+          fromJson.map((i) => fields[i]!.name),
         )
       : null;
+  const json: unknown[] = new Array<unknown>(fields.length);
   const out: Record<string, unknown>[] = [];
   for (let r = 0; r < refs.length; r += 1) {
-    const { population, row } = refs[r]!;
-    const source = sources[r]!;
+    const { row } = refs[r]!;
+    const { read } = readers[r]!;
+    const values = stored?.[r];
+    // The record's JSON values where its readers expect them: at their field's place.
+    if (values) for (let j = 0; j < fromJson.length; j += 1) json[fromJson[j]!] = values[j];
     const item: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i += 1) {
-      const field = fields[i]!;
-      const value = written(field, indexOrJson(source[i]!, field, population, row, rows?.[r], jsonAt));
+      const value = read[i]!(row, json);
       if (value === undefined) return null;
-      item[field.key] = value;
+      item[fields[i]!.key] = value;
     }
     out.push(item);
   }
   return out;
 }
+
+/**
+ * Reads one field of record `row` (`json`: its stored-JSON values at their fields' places): the
+ * value as graphql-js writes it, or undefined when it would not write it as it is.
+ */
+type Reader = (row: number, json: readonly unknown[]) => unknown;
+
+/** A population's readers of a selection's fields (made once: populations never change). */
+interface Readers {
+  read: Reader[];
+  fromJson: boolean[];
+}
+
+function readersOf(population: Population, fields: readonly LeafField[]): Readers {
+  let known = readersByPopulation.get(population);
+  if (!known) readersByPopulation.set(population, (known = new WeakMap()));
+  let readers = known.get(fields);
+  if (!readers) {
+    const made = fields.map((field, i) => readerOf(population, field, i));
+    readers = { read: made.map((m) => m.read), fromJson: made.map((m) => m.fromJson) };
+    known.set(fields, readers);
+  }
+  return readers;
+}
+const readersByPopulation = new WeakMap<Population, WeakMap<readonly LeafField[], Readers>>();
 
 /**
  * Where a record's field is read: the index's columns hold the record's ids, texts and numbers
@@ -259,54 +286,42 @@ function items(
  * field it holds as a text, is read there without touching SQLite; anything else (times, which
  * the index holds as epoch numbers; booleans; lists) from the stored JSON.
  */
-type FieldSource = 'number' | 'text' | 'constant' | 'json' | 'none';
-
-function fieldSources(population: Population, fields: readonly LeafField[]): FieldSource[] {
-  let known = sourcesByPopulation.get(population);
-  if (!known) sourcesByPopulation.set(population, (known = new WeakMap()));
-  let sources = known.get(fields);
-  if (!sources) {
-    sources = fields.map((field) => fieldSource(population, field));
-    known.set(fields, sources);
-  }
-  return sources;
-}
-const sourcesByPopulation = new WeakMap<Population, WeakMap<readonly LeafField[], FieldSource[]>>();
-
-function fieldSource(population: Population, field: LeafField): FieldSource {
+function readerOf(population: Population, field: LeafField, at: number): { read: Reader; fromJson: boolean } {
   const { shape } = field;
-  if ('alwaysNull' in shape || 'typename' in shape) return 'none';
-  if (!('leaf' in shape)) return 'json';
-  const kind = population.kindOf(field.name);
-  if (shape.leaf === GraphQLFloat) return kind === 'number' ? 'number' : 'json';
-  const textual =
-    shape.leaf === GraphQLString || shape.leaf === GraphQLID || shape.leaf instanceof GraphQLEnumType;
-  return textual && (kind === 'text' || kind === 'constant') ? kind : 'json';
-}
-
-function indexOrJson(
-  source: FieldSource,
-  field: LeafField,
-  population: Population,
-  row: number,
-  json: unknown[] | undefined,
-  jsonAt: ReadonlyMap<LeafField, number>,
-): unknown {
-  switch (source) {
-    case 'none':
-      return null;
-    case 'number': {
-      const value = population.number(field.name).at(row);
-      // A missing value is NaN in a column, null in the JSON.
-      return Number.isNaN(value) ? null : value;
-    }
-    case 'text':
-      return population.text(field.name).at(row);
-    case 'constant':
-      return population.constant(field.name);
-    default:
-      return json?.[jsonAt.get(field)!];
+  const index = (read: Reader) => ({ read, fromJson: false });
+  if ('typename' in shape || 'alwaysNull' in shape) {
+    const value = written(field, null);
+    return index(() => value);
   }
+  const kind = 'leaf' in shape ? population.kindOf(field.name) : undefined;
+  if ('leaf' in shape && shape.leaf === GraphQLFloat && kind === 'number') {
+    const column = population.number(field.name);
+    const missing = field.nullable ? null : undefined;
+    // Float writes a finite number as it is; a missing value is NaN in a column (null in the
+    // JSON); graphql-js refuses an infinite one.
+    return index((row) => {
+      const value = column.at(row);
+      if (Number.isFinite(value)) return value;
+      return Number.isNaN(value) ? missing : undefined;
+    });
+  }
+  const textual =
+    'leaf' in shape &&
+    (shape.leaf === GraphQLString || shape.leaf === GraphQLID || shape.leaf instanceof GraphQLEnumType);
+  if (textual && kind === 'constant') {
+    const value = written(field, population.constant(field.name));
+    return index(() => value);
+  }
+  if (textual && kind === 'text') {
+    const column = population.text(field.name);
+    // String and ID write a string as it is; an enum's value is checked.
+    const plain = !(shape.leaf instanceof GraphQLEnumType);
+    return index((row) => {
+      const value = column.at(row);
+      return plain && typeof value === 'string' ? value : written(field, value);
+    });
+  }
+  return { read: (_row, json) => written(field, json[at]), fromJson: true };
 }
 
 /**
