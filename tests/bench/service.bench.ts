@@ -250,6 +250,11 @@ async function largeStore(): Promise<Record<string, number>> {
     console.log(
       `bytes a record by what holds them (its own count): ${perRecord}; measured ${((indexMB * 1024 * 1024) / index.size).toFixed(1)}`,
     );
+    const fileBytes = statisticsIndexOf(db).columnFileBytes();
+    console.log(
+      `column files on disk (every column a population does not hold from the start): ${Math.round(fileBytes / 1024 / 1024)} MB ` +
+        `(${(fileBytes / index.size).toFixed(1)} bytes a record)`,
+    );
     db.close();
     const service = await startService(dbPath);
     try {
