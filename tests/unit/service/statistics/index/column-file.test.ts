@@ -1,6 +1,7 @@
 // A population's column file (src/service/statistics/index/column-file.ts): every narrow form
 // comes back exactly as written, missing values included (docs/statistics.md, "Columns made on
 // demand").
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NumberColumn } from '../../../../../src/shared/statistics-index';
 import { ColumnFile } from '../../../../../src/service/statistics/index/column-file';
@@ -30,5 +31,22 @@ describe('a column file', () => {
       expect(Array.from({ length: values.length }, (_, i) => read.at(i))).toEqual(values);
     }
     expect(() => file.read('nothing')).toThrow(/No column nothing/);
+  });
+
+  it('shares one descriptor between column files, each reading back its own columns', () => {
+    const open = () => readdirSync('/proc/self/fd').length;
+    ColumnFile.create(); // the shared file exists from here on
+    const before = open();
+    const files = Array.from({ length: 50 }, (_, i) => {
+      const file = ColumnFile.create();
+      file.write('v', NumberColumn.of(Float64Array.from([i, i + 0.5, NaN])));
+      return file;
+    });
+    expect(open()).toBe(before);
+    files.forEach((file, i) => {
+      const read = file.read('v');
+      expect([read.at(0), read.at(1), read.at(2)]).toEqual([i, i + 0.5, NaN]);
+      expect(file.byteLength).toBe(read.byteLength);
+    });
   });
 });
