@@ -66,7 +66,7 @@ export class NumberColumn {
    * `fresh(-1 - from[i])`. The codes of kept records are copied as they are when the fresh
    * values fit this column's form; otherwise the merged values are narrowed afresh.
    */
-  gather(from: readonly number[], fresh: (i: number) => number): NumberColumn {
+  gather(from: ArrayLike<number>, fresh: (i: number) => number): NumberColumn {
     const size = from.length;
     const codes = new (this.codes.constructor as new (n: number) => NumberCodes)(size);
     for (let i = 0; i < size; i += 1) {

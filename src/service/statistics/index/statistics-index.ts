@@ -1,6 +1,7 @@
 import { RANKING_KEYS } from '../../../shared/api/statistics';
 import { IndexGeneration, NumberColumn, Population } from '../../../shared/statistics-index';
 import { ColumnFile } from './column-file';
+import { PatchedColumns } from './patched-columns';
 import type { ServiceDb } from '../../store/database';
 import { statisticFields } from '../../store/fields';
 import { CURRENT_ROWS } from '../store/statistic-rows';
@@ -192,20 +193,19 @@ export class StatisticsIndex {
       id: old.text('id').gather(from, (i) => fresh[i]![0] as string),
       account: old.text('account').gather(from, (i) => this.intern(fresh[i]![1] as string)),
     };
-    // Every column patched: the ones the old population held stay held, the others go to the new
-    // population's own column file (the old one's stays as it is for whoever still reads it).
+    // The columns the old population held are patched now; the others when first named, from
+    // the old column file and the fresh rows (patched-columns.ts).
     const numbers: Record<string, NumberColumn> = {};
-    const file = ColumnFile.create();
-    for (const [field, at] of FRESH_AT) {
-      const held = old.heldNumbers.get(field);
-      const column = (held ?? old.unheld(field)).gather(from, (i) => {
+    for (const [field, column] of old.heldNumbers) {
+      const at = FRESH_AT.get(field);
+      if (at === undefined) continue;
+      numbers[field] = column.gather(from, (i) => {
         const v = fresh[i]![at];
         return v === null ? NaN : (v as number);
       });
-      if (held) numbers[field] = column;
-      else file.write(field, column);
     }
-    return new Population(old.key, { constants: { protocol, type }, texts, numbers }, 'id', file);
+    const source = PatchedColumns.after(old.source, from, fresh, FRESH_AT);
+    return new Population(old.key, { constants: { protocol, type }, texts, numbers }, 'id', source);
   }
 
   /**
