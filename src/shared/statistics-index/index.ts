@@ -1,3 +1,4 @@
+export * from './column-budget';
 export * from './conditions';
 export * from './generation';
 export * from './page';

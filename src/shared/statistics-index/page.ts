@@ -1,3 +1,4 @@
+import type { ColumnBudget } from './column-budget';
 import { conditionFields, matchingView, type IndexCondition } from './conditions';
 import type { Population } from './population';
 import { compareTexts } from './text-column';
@@ -39,6 +40,7 @@ export function searchPopulations(populations: readonly Population[], query: Ind
   const shares: RecordRef[] = [];
   let total = 0;
   const fields = queryFields(query.conditions, query.sort);
+  beginQuery(populations);
   for (const population of populations) {
     population.prepare(fields);
     const matches = matchingView(population, query.conditions);
@@ -58,6 +60,7 @@ export function orderAll(
 ): RecordRef[] {
   const refs: RecordRef[] = [];
   const fields = queryFields(conditions, sort);
+  beginQuery(populations);
   for (const population of populations) {
     population.prepare(fields);
     const matches = matchingView(population, conditions);
@@ -65,6 +68,18 @@ export function orderAll(
   }
   if (populations.length > 1) refs.sort(refComparator(sort));
   return refs;
+}
+
+/**
+ * A query begins on `populations`: their budgets may release what earlier queries used, and
+ * nothing this query uses is released before the next one begins (column-budget.ts).
+ */
+function beginQuery(populations: readonly Population[]): void {
+  let last: ColumnBudget | null = null;
+  for (const { budget } of populations) {
+    if (budget && budget !== last) budget.beginQuery();
+    last = budget;
+  }
 }
 
 /** The fields a query names: each population reads the ones it does not hold in one go. */

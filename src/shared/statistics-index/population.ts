@@ -1,3 +1,4 @@
+import type { ColumnBudget, HeldPart, Releasable } from './column-budget';
 import { NumberColumn, type NumberColumnKind } from './number-column';
 import { sortedCodes, sortedIndexes } from './radix-sort';
 import { textColumn, type TextColumn } from './text-column';
@@ -56,15 +57,23 @@ export interface ColumnSource {
  * bytes when they are hex (text-column.ts). A number column not given at construction is asked
  * of the `source` the first time it is named, then kept; permutations are made the first time a
  * query sorts or bounds by their column, then kept. The records never change (a change makes a
- * new population); only what is held of them grows.
+ * new population); only what is held of them changes. Under a `budget`, the columns the source
+ * can give back and every permutation are counted, and released when the budget asks (least
+ * recently used first, never during the query using them); a released one is made again, exactly,
+ * when next named (docs/statistics.md, "The budget of columns held").
  */
-export class Population {
+export class Population implements Releasable {
   readonly size: number;
   private readonly numbers = new Map<string, NumberColumn>();
   private readonly texts: Readonly<Record<string, TextColumn>>;
   private readonly constants: Readonly<Record<string, string>>;
   private readonly orders = new Map<string, Permutation>();
   private readonly nullCounts = new Map<string, number>();
+  /** What the budget counts of this population, by field (columns and permutations apart). */
+  private readonly columnParts = new Map<string, HeldPart>();
+  private readonly orderParts = new Map<string, HeldPart>();
+  /** The same parts, for the budget to forget when this population is collected. */
+  private readonly parts = new Set<HeldPart>();
 
   constructor(
     readonly key: string,
@@ -72,7 +81,10 @@ export class Population {
     readonly tieField = 'id',
     /** Where columns not given at construction come from (null: the population has no others). */
     readonly source: ColumnSource | null = null,
+    /** Bounds what this population holds of what it can make again (null: no bound). */
+    readonly budget: ColumnBudget | null = null,
   ) {
+    budget?.watch(this, this.parts);
     this.constants = columns.constants;
     this.texts = Object.fromEntries(
       Object.entries(columns.texts).map(([f, t]) => [
@@ -98,8 +110,41 @@ export class Population {
     for (const [name, values] of Object.entries(columns)) {
       if (values.length !== this.size)
         throw new Error(`Column ${name} has ${values.length} values, not ${this.size}.`);
-      this.numbers.set(name, values instanceof NumberColumn ? values : NumberColumn.of(values));
+      const column = values instanceof NumberColumn ? values : NumberColumn.of(values);
+      this.numbers.set(name, column);
+      if (this.source?.fields.has(name)) this.count(this.columnParts, name, 'column', column.byteLength);
     }
+  }
+
+  /** Counts a part made again on demand against the budget (none without one). */
+  private count(parts: Map<string, HeldPart>, field: string, what: HeldPart['what'], bytes: number): void {
+    if (!this.budget) return;
+    const old = parts.get(field);
+    if (old) {
+      this.budget.forget(old);
+      this.parts.delete(old);
+    }
+    const part = this.budget.hold(this, field, what, bytes);
+    // The budget may have released parts of this population to make room, never this one.
+    parts.set(field, part);
+    this.parts.add(part);
+  }
+
+  /** Marks a counted part used by the running query. */
+  private use(parts: Map<string, HeldPart>, field: string): void {
+    const part = parts.get(field);
+    if (part) this.budget!.use(part);
+  }
+
+  /** Drops a part the budget released; the next use of its field makes it again. */
+  release(part: HeldPart): void {
+    this.budget?.forget(part);
+    this.parts.delete(part);
+    const parts = part.what === 'column' ? this.columnParts : this.orderParts;
+    if (parts.get(part.field) !== part) return;
+    parts.delete(part.field);
+    if (part.what === 'column') this.numbers.delete(part.field);
+    else this.orders.delete(part.field);
   }
 
   /** The number columns held now (not those the source could still give). */
@@ -118,7 +163,11 @@ export class Population {
    */
   prepare(fields: Iterable<string>): void {
     if (!this.source) return;
-    const missing = [...new Set(fields)].filter((f) => !this.numbers.has(f) && this.source!.fields.has(f));
+    const named = [...new Set(fields)];
+    // What the query names and this population holds is marked first, so that reading the rest
+    // never releases it.
+    if (this.budget) for (const f of named) this.use(this.columnParts, f);
+    const missing = named.filter((f) => !this.numbers.has(f) && this.source!.fields.has(f));
     if (missing.length === 0) return;
     const read = this.source.numbers(this, missing);
     // A column already held stays as it is (its permutation was made from it).
@@ -140,10 +189,13 @@ export class Population {
       { constants: this.constants, texts: this.texts, numbers: { ...kept, ...replaced } },
       this.tieField,
       this.source,
+      this.budget,
     );
     const changed = (field: string) => Object.hasOwn(replaced, field) || dropped.includes(field);
     for (const [field, order] of this.orders) {
-      if (!changed(field)) next.orders.set(field, order);
+      if (changed(field)) continue;
+      next.orders.set(field, order);
+      next.count(next.orderParts, field, 'order', order.byteLength);
     }
     for (const [field, count] of this.nullCounts) {
       if (!changed(field)) next.nullCounts.set(field, count);
@@ -171,7 +223,10 @@ export class Population {
   /** The column of `field`, asked of the source the first time when it is not held. */
   number(field: string): NumberColumn {
     const held = this.numbers.get(field);
-    if (held) return held;
+    if (held) {
+      if (this.budget) this.use(this.columnParts, field);
+      return held;
+    }
     this.prepare([field]);
     const column = this.numbers.get(field);
     if (!column) throw new Error(`The index has no column ${field}.`);
@@ -216,7 +271,10 @@ export class Population {
    */
   ascending(field: string): Permutation {
     let order: Permutation | undefined = this.orders.get(field);
-    if (order) return order;
+    if (order) {
+      if (this.budget) this.use(this.orderParts, field);
+      return order;
+    }
     let wide: Uint32Array;
     if (this.kindOf(field) === 'number') {
       const codes = this.number(field).codes;
@@ -237,6 +295,7 @@ export class Population {
     }
     order = this.size <= 65536 ? Uint16Array.from(wide) : wide;
     this.orders.set(field, order);
+    this.count(this.orderParts, field, 'order', order.byteLength);
     return order;
   }
 

@@ -1,5 +1,5 @@
 import { RANKING_KEYS } from '../../../shared/api/statistics';
-import { IndexGeneration, NumberColumn, Population } from '../../../shared/statistics-index';
+import { ColumnBudget, IndexGeneration, NumberColumn, Population } from '../../../shared/statistics-index';
 import { ColumnFile } from './column-file';
 import { PatchedColumns } from './patched-columns';
 import type { ServiceDb } from '../../store/database';
@@ -34,6 +34,13 @@ const SELECT_RANKINGS = `SELECT id, ${RANKING_COLUMNS.map((c) => c.sql).join(', 
 /** SQL functions the triggers call: a row written, or a row's percentiles rewritten in place. */
 const ROW_CHANGED = 'copydesk_statistic_row_changed';
 const RANKINGS_CHANGED = 'copydesk_statistic_rankings_changed';
+/**
+ * Bytes the populations may hold of what they can make again: columns read from their column
+ * files and sorted permutations (docs/statistics.md, "The budget of columns held"). At 2,000,000
+ * records the parts always held take ~74 bytes a record (~147 MB) and the bench's queries use
+ * ~147 MB of these parts: 160 MB keeps them all and the whole index near 310 MB for any workload.
+ */
+export const COLUMN_BUDGET_BYTES = 160 * 1024 * 1024;
 /** Past this share of a population's records changed, it is read afresh rather than patched. */
 const PATCH_SHARE = 0.25;
 
@@ -60,6 +67,8 @@ export class StatisticsIndex {
   private readonly accounts = new Map<string, string>();
   /** Populations read in full, patched, and re-ranked since start (tests and the bench read them). */
   readonly counts = { loads: 0, patches: 0, rankings: 0 };
+  /** Shared by every population this index makes, current or kept by a point in time. */
+  readonly budget = new ColumnBudget(COLUMN_BUDGET_BYTES);
 
   constructor(private readonly db: ServiceDb) {
     db.function(ROW_CHANGED, { deterministic: false }, (protocol: unknown, type: unknown, id: unknown) => {
@@ -156,7 +165,9 @@ export class StatisticsIndex {
   private load(protocol: string, type: string): Population | null {
     this.counts.loads += 1;
     const rows = this.db.prepare(SELECT_POPULATION).raw(true).all(protocol, type) as unknown[][];
-    return rows.length === 0 ? null : populationOf(protocol, type, rows, (account) => this.intern(account));
+    return rows.length === 0
+      ? null
+      : populationOf(protocol, type, rows, (account) => this.intern(account), this.budget);
   }
 
   /**
@@ -205,7 +216,13 @@ export class StatisticsIndex {
       });
     }
     const source = PatchedColumns.after(old.source, from, fresh, FRESH_AT);
-    return new Population(old.key, { constants: { protocol, type }, texts, numbers }, 'id', source);
+    return new Population(
+      old.key,
+      { constants: { protocol, type }, texts, numbers },
+      'id',
+      source,
+      this.budget,
+    );
   }
 
   /**
@@ -254,6 +271,7 @@ function populationOf(
   type: string,
   rows: unknown[][],
   intern: (account: string) => string,
+  budget: ColumnBudget,
 ): Population {
   const n = rows.length;
   const ids: string[] = new Array<string>(n);
@@ -282,6 +300,7 @@ function populationOf(
     { constants: { protocol, type }, texts: { id: ids, account: accounts }, numbers },
     'id',
     file,
+    budget,
   );
 }
 
