@@ -18,7 +18,11 @@ import { CURRENT_ROWS, VISIBLE_AT_GENERATION } from '../../src/service/statistic
 import { statisticJsonSql } from '../../src/service/statistics/store/json-rows';
 import { filterStatistics } from '../../src/service/statistics/queries/statistic-filters';
 import { indexConditions, indexSort } from '../../src/service/statistics/index/index-conditions';
-import { statisticsIndexOf } from '../../src/service/statistics/index/statistics-index';
+import {
+  COLUMN_BUDGET_BYTES,
+  GEN_FROM_COLUMN,
+  statisticsIndexOf,
+} from '../../src/service/statistics/index/statistics-index';
 import { PIT_TTL_MS, searchAfter } from '../../src/service/statistics/queries/point-in-time';
 import {
   STATISTIC_NUMERIC_COLUMNS,
@@ -156,57 +160,57 @@ function sqlPage(
   return { keys: rows.map((r) => r.k), total, json: rows.map((r) => r.j) };
 }
 
+/** Random REST filters answer as the SQL did. */
+const restFilters = () =>
+  fc.property(
+    fc.constantFrom('PROP_A', 'PROP_B'),
+    fc.array(condition, { maxLength: 4 }),
+    sortTerm,
+    fc.integer({ min: 1, max: 60 }),
+    fc.integer({ min: 0, max: 300 }),
+    (protocol, conditions, sort, limit, offset) => {
+      const expected = sqlPage(protocol, conditions, [sort], limit, offset);
+      const page = filterStatistics(db, {
+        protocol,
+        conditions: [{ from: 'ranges', list: conditions }],
+        sort,
+        limit,
+        offset,
+        withRanking: true,
+      });
+      expect(page.total).toBe(expected.total);
+      // Parsed: the ranking is written by JavaScript now (100, where SQLite wrote 100.0).
+      expect(page.rows.map(parse)).toEqual(expected.json.map(parse));
+    },
+  );
+
+/** Random GraphQL-shaped searches over every population answer as the SQL did. */
+const graphqlSearches = () =>
+  fc.property(
+    fc.array(condition, { maxLength: 4 }),
+    fc.array(sortTerm, { minLength: 0, maxLength: 3 }),
+    fc.integer({ min: 1, max: 80 }),
+    fc.integer({ min: 0, max: 400 }),
+    (conditions, sorts, limit, offset) => {
+      const expected = sqlPage(null, conditions, sorts, limit, offset);
+      const page = searchPopulations(statisticsIndexOf(db).current().all(), {
+        conditions: indexConditions(conditions, 'c'),
+        sort: indexSort(sorts, 's'),
+        offset,
+        limit,
+      });
+      expect(page.total).toBe(expected.total);
+      expect(page.refs.map((r) => `${r.population.key}|${r.population.tie(r.row)}`)).toEqual(expected.keys);
+    },
+  );
+
 describe('the statistics index', () => {
   it('answers the REST filters as SQLite did: the same rows, order and total', () => {
-    fc.assert(
-      fc.property(
-        fc.constantFrom('PROP_A', 'PROP_B'),
-        fc.array(condition, { maxLength: 4 }),
-        sortTerm,
-        fc.integer({ min: 1, max: 60 }),
-        fc.integer({ min: 0, max: 300 }),
-        (protocol, conditions, sort, limit, offset) => {
-          const expected = sqlPage(protocol, conditions, [sort], limit, offset);
-          const page = filterStatistics(db, {
-            protocol,
-            conditions: [{ from: 'ranges', list: conditions }],
-            sort,
-            limit,
-            offset,
-            withRanking: true,
-          });
-          expect(page.total).toBe(expected.total);
-          // Parsed: the ranking is written by JavaScript now (100, where SQLite wrote 100.0).
-          expect(page.rows.map(parse)).toEqual(expected.json.map(parse));
-        },
-      ),
-      { numRuns: 300 },
-    );
+    fc.assert(restFilters(), { numRuns: 300 });
   });
 
   it('answers GraphQL-shaped searches over every population: several sorts, nested or', () => {
-    fc.assert(
-      fc.property(
-        fc.array(condition, { maxLength: 4 }),
-        fc.array(sortTerm, { minLength: 0, maxLength: 3 }),
-        fc.integer({ min: 1, max: 80 }),
-        fc.integer({ min: 0, max: 400 }),
-        (conditions, sorts, limit, offset) => {
-          const expected = sqlPage(null, conditions, sorts, limit, offset);
-          const page = searchPopulations(statisticsIndexOf(db).current().all(), {
-            conditions: indexConditions(conditions, 'c'),
-            sort: indexSort(sorts, 's'),
-            offset,
-            limit,
-          });
-          expect(page.total).toBe(expected.total);
-          expect(page.refs.map((r) => `${r.population.key}|${r.population.tie(r.row)}`)).toEqual(
-            expected.keys,
-          );
-        },
-      ),
-      { numRuns: 300 },
-    );
+    fc.assert(graphqlSearches(), { numRuns: 300 });
   });
 
   it('answers searchPositionStatistic with the records and total its SQL gave', () => {
@@ -329,58 +333,116 @@ describe('the statistics index', () => {
   });
 
   it('keeps a search-after on its point in time across a recompute between two pages', () => {
-    let nowMs = 1_800_000_000_000;
-    fc.assert(
-      fc.property(
-        // Not by account: the fixture's accounts are stored lower-case, and a cursor's address is
-        // checksummed as the service stores real ones, so a cursor would not find its own row.
-        fc.array(
-          sortTerm.filter((t) => t.field !== 'account'),
-          { minLength: 1, maxLength: 2 },
-        ),
-        fc.oneof(
-          fc.constant<Condition[]>([]),
-          fc.constantFrom(...WINDOWS).map((w): Condition[] => [{ field: 'type', match: w }]),
-          fc.constantFrom('PROP_A', 'PROP_B').map((p): Condition[] => [{ field: 'protocol', match: p }]),
-          fc.integer({ min: 0, max: 4 }).map((n): Condition[] => [{ field: 'totalTrade', match: n }]),
-        ),
-        fc.integer({ min: 1, max: 120 }),
-        fc.integer({ min: 1, max: 1000 }),
-        (sortTerms, conditions, size, seed) => {
-          nowMs += PIT_TTL_MS + 1; // the previous run's pits expire
-          const sort = sortTerms.filter((t, i) => sortTerms.findIndex((u) => u.field === t.field) === i);
-          const input = {
-            size,
-            sort: sort.map((s) => ({ field: s.field, direction: s.direction })),
-            conditions,
-          };
-          const first = searchAfter(db, input, nowMs);
-          const generation = db
-            .prepare('SELECT generation FROM pits WHERE id = ?')
-            .pluck()
-            .get(first.meta.pitId) as number;
-          const expected = sqlAtGeneration(generation, conditions, sort);
-          recompute(seed, nowMs);
-          const ids = first.rows.map(idOf);
-          let page = first;
-          // Batches until an empty one, as a bulk download pages (its cursor is then the last).
-          for (let guard = 0; page.rows.length > 0 && guard < 1000; guard += 1) {
-            page = searchAfter(
-              db,
-              { ...input, pitId: first.meta.pitId, searchAfter: page.meta.searchAfter },
-              nowMs,
-            );
-            expect(page.meta.total).toBe(expected.length);
-            ids.push(...page.rows.map(idOf));
-          }
-          expect(first.meta.total).toBe(expected.length);
-          expect(ids).toEqual(expected);
-        },
-      ),
-      { numRuns: 40 },
-    );
+    fc.assert(searchAfterAcrossRecompute(1_800_000_000_000), { numRuns: 40 });
   });
 });
+
+describe('the budget of columns held', () => {
+  // A few columns of these populations (90–150 records) at a time: columns and permutations are
+  // released and read back between almost every two queries.
+  const LIMIT = 6 * 1024;
+  let released = 0;
+  beforeAll(() => {
+    // The recomputes above dropped a tenth of the records each: the populations afresh.
+    for (const p of POPULATIONS) replacePopulation(db, p.protocol, p.window as Window, p.count, p.seed + 100);
+    const { budget } = statisticsIndexOf(db);
+    budget.limitBytes = LIMIT;
+    released = budget.released;
+  });
+  afterAll(() => {
+    statisticsIndexOf(db).budget.limitBytes = COLUMN_BUDGET_BYTES;
+  });
+
+  /** After each run the held bytes are within the budget once the next query begins. */
+  const withinBudget = () => {
+    const { budget } = statisticsIndexOf(db);
+    budget.beginQuery();
+    expect(budget.heldBytes).toBeLessThanOrEqual(LIMIT);
+    // What the current populations really hold of it (the budget also counts older generations').
+    let held = 0;
+    for (const p of statisticsIndexOf(db).current().all()) {
+      held += p.bytesByKind().permutations;
+      for (const [field, column] of p.heldNumbers)
+        if (field !== GEN_FROM_COLUMN && !field.startsWith('ranking.')) held += column.byteLength;
+    }
+    expect(held).toBeLessThanOrEqual(LIMIT);
+  };
+
+  it('answers REST filters as SQLite does while columns are released and read back', () => {
+    fc.assert(restFilters().afterEach(withinBudget), { numRuns: 150 });
+    expect(statisticsIndexOf(db).budget.released).toBeGreaterThan(released);
+  });
+
+  it('answers GraphQL-shaped searches as SQLite does while columns are released and read back', () => {
+    fc.assert(graphqlSearches().afterEach(withinBudget), { numRuns: 150 });
+  });
+
+  it('keeps a search-after on its old generation, its columns released between batches', () => {
+    const before = statisticsIndexOf(db).budget.released;
+    // Between two batches, filters on the current populations name other fields: the budget
+    // releases the point in time's columns, which its next batch reads back from its generation.
+    let turn = 0;
+    const others = () => {
+      const field = NUMERIC_FIELDS[(turn += 1) % NUMERIC_FIELDS.length]!;
+      filterStatistics(db, { ...query('PROP_A'), sort: { field, direction: 'asc' } });
+      filterStatistics(db, { ...query('PROP_B'), sort: { field: 'ranking.pnl', direction: 'desc' } });
+    };
+    fc.assert(searchAfterAcrossRecompute(1_850_000_000_000, others), { numRuns: 30 });
+    expect(statisticsIndexOf(db).budget.released).toBeGreaterThan(before);
+  });
+});
+
+/** A search-after's batches read its point in time though a recompute comes after the first. */
+function searchAfterAcrossRecompute(startMs: number, between: () => void = () => undefined) {
+  let nowMs = startMs;
+  return fc.property(
+    // Not by account: the fixture's accounts are stored lower-case, and a cursor's address is
+    // checksummed as the service stores real ones, so a cursor would not find its own row.
+    fc.array(
+      sortTerm.filter((t) => t.field !== 'account'),
+      { minLength: 1, maxLength: 2 },
+    ),
+    fc.oneof(
+      fc.constant<Condition[]>([]),
+      fc.constantFrom(...WINDOWS).map((w): Condition[] => [{ field: 'type', match: w }]),
+      fc.constantFrom('PROP_A', 'PROP_B').map((p): Condition[] => [{ field: 'protocol', match: p }]),
+      fc.integer({ min: 0, max: 4 }).map((n): Condition[] => [{ field: 'totalTrade', match: n }]),
+    ),
+    fc.integer({ min: 1, max: 120 }),
+    fc.integer({ min: 1, max: 1000 }),
+    (sortTerms, conditions, size, seed) => {
+      nowMs += PIT_TTL_MS + 1; // the previous run's pits expire
+      const sort = sortTerms.filter((t, i) => sortTerms.findIndex((u) => u.field === t.field) === i);
+      const input = {
+        size,
+        sort: sort.map((s) => ({ field: s.field, direction: s.direction })),
+        conditions,
+      };
+      const first = searchAfter(db, input, nowMs);
+      const generation = db
+        .prepare('SELECT generation FROM pits WHERE id = ?')
+        .pluck()
+        .get(first.meta.pitId) as number;
+      const expected = sqlAtGeneration(generation, conditions, sort);
+      recompute(seed, nowMs);
+      const ids = first.rows.map(idOf);
+      let page = first;
+      // Batches until an empty one, as a bulk download pages (its cursor is then the last).
+      for (let guard = 0; page.rows.length > 0 && guard < 1000; guard += 1) {
+        between();
+        page = searchAfter(
+          db,
+          { ...input, pitId: first.meta.pitId, searchAfter: page.meta.searchAfter },
+          nowMs,
+        );
+        expect(page.meta.total).toBe(expected.length);
+        ids.push(...page.rows.map(idOf));
+      }
+      expect(first.meta.total).toBe(expected.length);
+      expect(ids).toEqual(expected);
+    },
+  );
+}
 
 describe('columns made on demand', () => {
   it('holds a column once a query names it, and a point in time reads it at its own generation', () => {
