@@ -13,6 +13,8 @@ import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { filterStatistics } from '../../src/service/statistics/queries/statistic-filters';
 import { statisticsIndexOf } from '../../src/service/statistics/index/statistics-index';
+import { statisticFields } from '../../src/service/store/fields';
+import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { knownProtocols } from '../../src/service/market/catalogue';
 import { SeededRandom } from '../../src/service/fixture/random';
@@ -32,6 +34,11 @@ const RECORDS = 200_000;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_S ?? 120);
 const RECORDS_2M = Number(process.env.BENCH_RECORDS_2M ?? 2_000_000);
+// The 2M part's in-process queries: BENCH_ALL_FIELDS=1 sorts and bounds by every numeric field of
+// every population in turn (the workload the column budget bounds); BENCH_COLUMN_BUDGET_MB sets
+// the budget of that index (default COLUMN_BUDGET_BYTES; scale it to the records tried).
+const ALL_FIELDS = process.env.BENCH_ALL_FIELDS === '1';
+const COLUMN_BUDGET_MB = process.env.BENCH_COLUMN_BUDGET_MB;
 const CONNECTIONS = 10;
 const MIXED_CONNECTIONS = 16;
 const PROTOCOL = 'NOVA_ARB';
@@ -215,12 +222,17 @@ async function largeStore(): Promise<Record<string, number>> {
     const apiKey = createApiKey(db, new Date());
     const quantiles = quantilesOf(db);
     const before = heapBytes();
+    const { budget } = statisticsIndexOf(db);
+    if (COLUMN_BUDGET_MB !== undefined) budget.limitBytes = Number(COLUMN_BUDGET_MB) * 1024 * 1024;
     const built = performance.now();
     const index = statisticsIndexOf(db).reloadAll();
     const buildMs = performance.now() - built;
     const random = new SeededRandom(3);
     const protocols = knownProtocols();
-    for (let i = 0; i < 300; i += 1) {
+    const fields = [...allNumberFields(), ...RANKING_KEYS.map((k) => `ranking.${k}`)];
+    const queries = ALL_FIELDS ? protocols.length * fields.length : 300;
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < queries; i += 1) {
       const body = JSON.parse(randomRestBody(random, quantiles)) as {
         queries: { value: string }[];
         ranges: { fieldName: string; gte?: number; lte?: number }[];
@@ -228,17 +240,29 @@ async function largeStore(): Promise<Record<string, number>> {
         sortType: 'asc' | 'desc';
         pagination: { limit: number; offset: number };
       };
+      const ranges = body.ranges.map(({ fieldName, ...b }) => ({ field: fieldName, ...b }));
+      // Every field of every window of one protocol, in turn: a sort by it (its column and order).
+      const field = fields[Math.floor(i / protocols.length) % fields.length]!;
       filterStatistics(db, {
-        protocol: random.pick(protocols),
-        conditions: [
-          { from: 'queries', list: [{ field: 'type', match: body.queries[0]!.value }] },
-          { from: 'ranges', list: body.ranges.map(({ fieldName, ...b }) => ({ field: fieldName, ...b })) },
-        ],
-        sort: { field: body.sortBy, direction: body.sortType },
+        protocol: ALL_FIELDS ? protocols[i % protocols.length]! : random.pick(protocols),
+        conditions: ALL_FIELDS
+          ? [{ from: 'ranges', list: ranges }]
+          : [
+              { from: 'queries', list: [{ field: 'type', match: body.queries[0]!.value }] },
+              { from: 'ranges', list: ranges },
+            ],
+        sort: { field: ALL_FIELDS ? field : body.sortBy, direction: body.sortType },
         ...body.pagination,
         withRanking: true,
       });
     }
+    const { user, system } = process.cpuUsage(cpu);
+    console.log(
+      `${queries} in-process queries${ALL_FIELDS ? ` naming all ${fields.length} numeric fields` : ''}: ` +
+        `${((user + system) / 1000 / queries).toFixed(2)} ms of CPU a query (first uses included); ` +
+        `column budget ${Math.round(budget.limitBytes / 1024 / 1024)} MB, ${Math.round(budget.heldBytes / 1024 / 1024)} MB held, ` +
+        `${budget.released} parts released`,
+    );
     const indexMB = (heapBytes() - before) / 1024 / 1024;
     console.log(
       `index at ${RECORDS_2M} records: built in ${Math.round(buildMs)} ms, ${Math.round(indexMB)} MB measured ` +
@@ -498,3 +522,10 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+/** Every numeric, boolean and time field a filter may name (the index's on-demand columns). */
+function allNumberFields(): string[] {
+  return Object.entries(statisticFields)
+    .filter(([, spec]) => spec.type === 'number' || spec.type === 'boolean' || spec.type === 'time')
+    .map(([field]) => field);
+}
