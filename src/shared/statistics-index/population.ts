@@ -164,9 +164,14 @@ export class Population implements Releasable {
   prepare(fields: Iterable<string>): void {
     if (!this.source) return;
     const named = [...new Set(fields)];
-    // What the query names and this population holds is marked first, so that reading the rest
-    // never releases it.
-    if (this.budget) for (const f of named) this.use(this.columnParts, f);
+    // What the query names and this population holds (columns and their orders) is marked first,
+    // so that reading the rest never releases it.
+    if (this.budget) {
+      for (const f of named) {
+        this.use(this.columnParts, f);
+        this.use(this.orderParts, f);
+      }
+    }
     const missing = named.filter((f) => !this.numbers.has(f) && this.source!.fields.has(f));
     if (missing.length === 0) return;
     const read = this.source.numbers(this, missing);
