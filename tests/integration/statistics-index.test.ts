@@ -470,6 +470,7 @@ describe('columns made on demand', () => {
     expect(later.rows.map(idOf)).toEqual(sqlAtGeneration(generation, [], sortBy('maxDuration')).slice(0, 30));
     // The current populations read it when a filter first names it, and answer as SQL does.
     const current = index.current().where((key) => key.startsWith('PROP_A|'));
+    expect(current.length).toBeGreaterThan(0);
     expect(current.some((p) => p.heldNumbers.has('maxDuration'))).toBe(false);
     const expected = sqlPage('PROP_A', [], sortBy('maxDuration'), 25, 5);
     const page = filterStatistics(db, {

@@ -37,6 +37,7 @@ describe('patched columns', () => {
       expect(values(source, expected.length)).toEqual(expected);
     }
     // Composed onto the first file for a while, then written out afresh, then composed again.
+    expect(sources).toHaveLength(60);
     expect(sources.slice(0, 10).every((name) => name === 'PatchedColumns')).toBe(true);
     expect(sources).toContain('ColumnFile');
     expect(sources.at(-1)).toBe('PatchedColumns');
