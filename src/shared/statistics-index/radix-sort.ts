@@ -38,6 +38,20 @@ export class RadixScratch {
 }
 
 /**
+ * Turns a pass's digit counts into where each digit's first index goes (an exclusive prefix sum,
+ * in place): the one step both the codes' sort and the doubles' sort share between counting and
+ * placing.
+ */
+function toOffsets(counts: Uint32Array): void {
+  let sum = 0;
+  for (let d = 0; d < counts.length; d += 1) {
+    const c = counts[d] as number;
+    counts[d] = sum;
+    sum += c;
+  }
+}
+
+/**
  * The indexes of `values` in ascending order, NaN (null) first, ties by index; or, with `desc`,
  * in descending order, NaN last, ties still by index. -0 and 0 are equal (as `<` sees them).
  */
@@ -65,12 +79,7 @@ export function sortedCodes(codes: Int16Array | Int32Array): Uint32Array {
   for (const digit of passes) {
     counts.fill(0);
     for (let k = 0; k < n; k += 1) counts[digit(codes[order[k] as number] as number)]! += 1;
-    let sum = 0;
-    for (let d = 0; d < DIGITS; d += 1) {
-      const c = counts[d] as number;
-      counts[d] = sum;
-      sum += c;
-    }
+    toOffsets(counts);
     for (let k = 0; k < n; k += 1) {
       const row = order[k] as number;
       const d = digit(codes[row] as number);
@@ -122,12 +131,7 @@ function radixSort(
     for (let k = 0; k < n; k += 1) counts[((digits[k] as number) >>> shift) & 0xffff]! += 1;
     // Every key has the same digit: this pass would not move anything.
     if (n === 0 || counts[((digits[0] as number) >>> shift) & 0xffff] === n) continue;
-    let sum = 0;
-    for (let d = 0; d < DIGITS; d += 1) {
-      const c = counts[d] as number;
-      counts[d] = sum;
-      sum += c;
-    }
+    toOffsets(counts);
     for (let k = 0; k < n; k += 1) {
       const d = ((digits[k] as number) >>> shift) & 0xffff;
       const at = counts[d] as number;
