@@ -89,6 +89,22 @@ const queryFields = (conditions: readonly IndexCondition[], sort: readonly SortT
     sort.map((t) => t.field),
   );
 
+/**
+ * Records `offset` to `offset + limit` of one population's `matches` (from `matchingRecords`) in
+ * the order of `sort`: a page of matches a caller kept (the terminal's datasets keep a filter's
+ * matches while its pages are read). The caller prepares the fields first.
+ */
+export function pageOfMatches(
+  population: Population,
+  matches: Uint32Array,
+  sort: readonly SortTerm[],
+  offset: number,
+  limit: number,
+): readonly number[] {
+  if (limit === 0 || matches.length <= offset) return [];
+  return firstInOrder(population, matches, sort, offset + limit).slice(offset);
+}
+
 /** The first `wanted` of a population's matches in order. */
 function firstInOrder(
   population: Population,
