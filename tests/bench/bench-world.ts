@@ -48,6 +48,7 @@ function plausibleValue(random: SeededRandom, field: string, nulls: boolean): nu
   if (/Rate$/.test(field)) return Math.round(random.between(0, 100) * 100) / 100;
   if (field.startsWith('total') && !/Gain|Loss|Volume|Fee|Amount/.test(field)) return random.int(1, 500);
   if (/Duration/.test(field)) return random.int(60, 86_400 * 7);
+  if (/Streak$/.test(field)) return random.int(0, 30);
   if (/Leverage/.test(field)) return random.between(1, 50);
   return Math.round(random.between(-50_000, 100_000) * 100) / 100;
 }
