@@ -115,8 +115,8 @@ export class DatasetHost {
     const end = q.offset + q.limit;
     const parts = lives.map((live) => {
       const index = this.index(live);
-      const { bits, total } = index.filter(q.ranges);
-      const picked = index.page(bits, q.sort, lives.length === 1 ? q.offset : 0, end);
+      const total = index.count(q.ranges);
+      const picked = index.page(q.ranges, q.sort, lives.length === 1 ? q.offset : 0, end);
       return { live, index, total, picked };
     });
     type Part = (typeof parts)[number];
@@ -127,7 +127,7 @@ export class DatasetHost {
             parts.map((part) => part.picked.map((i) => ({ part, i }))),
             ({ part, i }) => ({
               value: part.index.sortValue(q.sort.field, i),
-              id: part.index.ids()[i] as string,
+              id: part.index.id(i),
               protocol: part.live.protocol,
             }),
             q.sort.direction,
@@ -167,7 +167,7 @@ export class DatasetHost {
     return { rests, numbers, rankings, total: parts.reduce((sum, p) => sum + p.total, 0), fetchedAt };
   }
 
-  /** The dataset loaded in memory, loading it (lazily, column by column) on first use. */
+  /** The dataset loaded in memory (its ids; its columns are read as queries name them) on first use. */
   private index(live: LiveDataset): DatasetIndex {
     const key = `${live.datasetId}|${live.gen}`;
     let index = this.loaded.get(key);

@@ -1,27 +1,25 @@
 import type { RangeCondition } from '../../../shared/api/common';
-import { RANKING_KEYS } from '../../../shared/api/statistics';
-import { filterNumber, filterText } from '../../../shared/api/filter-values';
-import { CoreError } from '../errors';
-import { fieldKind, rankingColumn, type FieldKind } from './fields';
+import { RANKING_FIELDS } from '../../../shared/api/statistics';
+import {
+  ColumnBudget,
+  conditionFields,
+  matchingRecords,
+  pageOfMatches,
+  Population,
+  type IndexCondition,
+} from '../../../shared/statistics-index';
+import { fieldKind } from './fields';
 import type { SortValue } from './leaderboard-order';
-import { sortedIndexes } from './radix';
-import { SortedColumn, countBits, emptyBits, hasBit, intersect, type Bits } from './sorted-column';
+import { datasetColumns, rangeConditions, sortTerms, type DatasetSource } from './dataset-population';
 
-/** Where a loaded dataset reads its columns from (the datasets file). */
-export interface DatasetSource {
-  /** Stored numeric fields (names of COLUMN_FIELDS), read in one pass. */
-  columns(fields: readonly string[]): Float64Array[];
-  /** A `ranking.<key>` column. */
-  ranking(name: string): Float64Array;
-  texts(name: 'ids' | 'accounts'): string[];
-  /** Each record's key in the records table. */
-  seqs(): Float64Array;
-}
+export type { DatasetSource } from './dataset-population';
 
-/** Filters remembered per dataset: paging through one filter reuses its set. */
+/** Filters remembered per dataset: paging through one filter reuses its matches. */
 const FILTERS_KEPT = 8;
 /** Records read for pages, remembered per dataset (the top of a leaderboard is read again and again). */
 const RECORDS_KEPT = 4096;
+/** What a remembered record is counted as (its JSON rest and its numbers, measured ~700 bytes). */
+const RECORD_BYTES = 700;
 
 /** A record as stored: its JSON rest and its numbers. */
 export interface StoredRecord {
@@ -29,19 +27,36 @@ export interface StoredRecord {
   numbers: Buffer;
 }
 
+/** A leaderboard sort. */
+export interface DatasetSort {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** A filter's conditions and the records that meet them, in record order. */
+interface Filter {
+  conditions: IndexCondition[];
+  matches: Uint32Array;
+}
+
 /**
- * A complete dataset in memory (docs/core-cache.md, Offline filtering). Records are in id order,
- * so an index is also the tie-breaker. A field that is filtered or sorted on is loaded once as a
- * Float64Array (NaN for null) and sorted once (a SortedColumn); a range is then a set of record
- * bits built from the sorted column, ranges intersect word by word, and the total is a count of
- * bits. A page walks the sort's order until it is full.
+ * A complete dataset in memory (docs/core-cache.md, Offline filtering): one population of the
+ * shared statistics index (src/shared/statistics-index, the service's index too), made with the
+ * records' ids, which are in id order, so a record's index is also the tie-breaker. A numeric
+ * column is read from the datasets file the first time a filter or sort names it (all of a
+ * query's at once, dataset-population.ts) and kept in its narrowest exact form; its sorted
+ * permutation is made the first time it bounds or sorts. The accounts are read only when a query
+ * names them. What this class keeps of its own: a filter's matches while its pages are read, the
+ * records read lately, and its count of bytes held.
  */
 export class DatasetIndex {
-  private readonly numbers = new Map<string, Float64Array>();
-  private readonly sortedColumns = new Map<string, SortedColumn>();
-  private readonly descOrders = new Map<string, Uint32Array>();
-  private readonly texts = new Map<string, string[]>();
-  private readonly filters = new Map<string, { bits: Bits | null; total: number }>();
+  private population: Population;
+  /** Counts the columns and permutations the population makes (never releases: no limit). */
+  private budget = new ColumnBudget(Infinity);
+  /** Bytes of the population's texts (they do not change once it is made). */
+  private textBytes: number;
+  private readonly filters = new Map<string, Filter>();
+  private everyRecord: Uint32Array | null = null;
   private seqColumn: Float64Array | null = null;
   private readonly recordCache = new Map<number, StoredRecord>();
 
@@ -49,103 +64,45 @@ export class DatasetIndex {
     readonly size: number,
     readonly constants: { protocol: string; type: string },
     private readonly source: DatasetSource,
-  ) {}
-
-  /** Loads the numeric columns of `fields` that are not loaded yet, stored ones in one pass. */
-  load(fields: readonly string[]): void {
-    const missing = [...new Set(fields)].filter((f) => isNumeric(f) && !this.numbers.has(f));
-    const stored = missing.filter((f) => !f.startsWith('ranking.'));
-    if (stored.length > 0)
-      this.source.columns(stored).forEach((c, k) => this.numbers.set(stored[k] as string, c));
-    for (const f of missing.filter((name) => name.startsWith('ranking.')))
-      this.numbers.set(f, this.source.ranking(f));
+  ) {
+    this.population = this.makePopulation({ id: source.texts('ids') });
+    this.textBytes = this.countTextBytes();
   }
 
   /** Bytes held in memory (the worker keeps a bounded number of datasets loaded). */
   memoryBytes(): number {
-    let bytes =
-      (this.seqColumn?.byteLength ?? 0) +
-      this.filters.size * ((this.size + 7) >>> 3) +
-      this.recordCache.size * 700;
-    for (const c of this.numbers.values()) bytes += c.byteLength;
-    for (const s of this.sortedColumns.values()) bytes += s.bytes();
-    for (const o of this.descOrders.values()) bytes += o.byteLength;
-    for (const t of this.texts.values()) bytes += t.length * 80;
+    let bytes = this.budget.heldBytes + this.textBytes + this.recordCache.size * RECORD_BYTES;
+    bytes += (this.seqColumn?.byteLength ?? 0) + (this.everyRecord?.byteLength ?? 0);
+    for (const filter of this.filters.values()) bytes += filter.matches.byteLength;
     return bytes;
   }
 
-  /**
-   * Which records pass every range (null: all of them) and how many do. The semantics of the
-   * service's SQL: a null value fails every bound and both `in` and `nin`; an empty `in` matches
-   * nothing and an empty `nin` everything.
-   */
-  filter(ranges: readonly RangeCondition[]): { bits: Bits | null; total: number } {
-    if (ranges.length === 0) return { bits: null, total: this.size };
-    const key = JSON.stringify(ranges);
-    const known = this.filters.get(key);
-    if (known) {
-      this.filters.delete(key);
-      this.filters.set(key, known);
-      return known;
-    }
-    this.load(ranges.map((r) => r.fieldName));
-    let bits: Bits | null = null;
-    const and = (next: Bits) => {
-      if (bits === null) bits = next;
-      else intersect(bits, next);
-    };
-    // A numeric bound after the first set narrows it in place (no new set).
-    const andBound = (sorted: SortedColumn, atLeast: boolean, bound: number, strict: boolean) => {
-      if (bits === null) bits = atLeast ? sorted.atLeast(bound, strict) : sorted.atMost(bound, strict);
-      else if (atLeast) sorted.andAtLeast(bits, bound, strict);
-      else sorted.andAtMost(bits, bound, strict);
-    };
-    ranges.forEach((range, r) => this.rangeBits(range, `ranges[${r}]`, and, andBound));
-    const finalBits = bits as Bits | null;
-    const result = { bits: finalBits, total: finalBits === null ? this.size : countBits(finalBits) };
-    this.filters.set(key, result);
-    if (this.filters.size > FILTERS_KEPT) this.filters.delete(this.filters.keys().next().value as string);
-    return result;
+  /** How many records pass every range. */
+  count(ranges: readonly RangeCondition[]): number {
+    return this.filter(ranges).matches.length;
   }
 
-  /** Indexes of the matching records at places `from`..`to` - 1 of the sort. */
-  page(
-    bits: Bits | null,
-    sort: { field: string; direction: 'asc' | 'desc' },
-    from: number,
-    to: number,
-  ): number[] {
-    const order = this.order(sort.field, sort.direction);
-    const out: number[] = [];
-    let found = 0;
-    for (let k = 0; k < this.size && found < to; k += 1) {
-      const i =
-        order === null
-          ? sort.direction === 'desc' && isIdOrder(sort.field)
-            ? this.size - 1 - k
-            : k
-          : (order[k] as number);
-      if (bits !== null && !hasBit(bits, i)) continue;
-      if (found >= from) out.push(i);
-      found += 1;
-    }
-    return out;
+  /** Indexes of the records passing every range at places `from`..`to` - 1 of the sort. */
+  page(ranges: readonly RangeCondition[], sort: DatasetSort, from: number, to: number): number[] {
+    const { matches } = this.filter(ranges);
+    const terms = sortTerms(sort);
+    this.prepare(terms.map((t) => t.field));
+    return [...pageOfMatches(this.population, matches, terms, from, Math.max(0, to - from))];
   }
 
-  /** The value record `i` is sorted by, as the service would compare it. */
+  /** The value record `i` is sorted by, as the service would compare it (null for a missing value). */
   sortValue(field: string, i: number): SortValue {
     const kind = fieldKind(field);
     if (kind === 'constant') return field === 'type' ? this.constants.type : this.constants.protocol;
-    if (kind === 'string' || kind === 'address')
-      return this.text(field === 'id' ? 'ids' : 'accounts')[i] ?? null;
-    this.load([field]);
-    const value = (this.numbers.get(field) as Float64Array)[i] as number;
+    this.prepare([field]);
+    if (kind === 'string' || kind === 'address') return this.population.text(field).at(i);
+    const value = this.population.number(field).at(i);
     return Number.isNaN(value) ? null : value;
   }
 
-  /** Every record's id, in order. */
-  ids(): string[] {
-    return this.text('ids');
+  /** Record `i`'s id. */
+  id(i: number): string {
+    return this.population.tie(i);
   }
 
   /** The stored records of `seqs`, from memory when read lately (a record never changes). */
@@ -185,155 +142,70 @@ export class DatasetIndex {
 
   /** The percentiles of records `indexes`, one per ranking key, row after row (into `out` at `at`). */
   rankings(indexes: readonly number[], out: Float64Array, at: number): void {
-    this.load(RANKING_NAMES);
-    const ranks = RANKING_NAMES.map((name) => this.numbers.get(name) as Float64Array);
+    this.population.prepare(RANKING_FIELDS);
+    const ranks = RANKING_FIELDS.map((name) => this.population.number(name));
     indexes.forEach((i, k) => {
-      for (let r = 0; r < ranks.length; r += 1)
-        out[at + k * ranks.length + r] = (ranks[r] as Float64Array)[i] as number;
+      for (let r = 0; r < ranks.length; r += 1) out[at + k * ranks.length + r] = ranks[r]!.at(i);
     });
   }
 
-  private text(name: 'ids' | 'accounts'): string[] {
-    let column = this.texts.get(name);
-    if (!column) {
-      column = this.source.texts(name);
-      this.texts.set(name, column);
+  /**
+   * The filter of `ranges`: checked and coerced, then matched by the index (the narrowest
+   * stretch a bound allows of a sorted column, each record in it checked against the rest).
+   * The last few are kept, so the pages of one filter match once.
+   */
+  private filter(ranges: readonly RangeCondition[]): Filter {
+    const key = JSON.stringify(ranges);
+    const known = this.filters.get(key);
+    if (known) {
+      this.filters.delete(key);
+      this.filters.set(key, known);
+      return known;
     }
-    return column;
-  }
-
-  private sorted(field: string): SortedColumn {
-    let sorted = this.sortedColumns.get(field);
-    if (!sorted) {
-      this.load([field]);
-      sorted = new SortedColumn(this.numbers.get(field) as Float64Array);
-      this.sortedColumns.set(field, sorted);
+    const conditions = rangeConditions(ranges);
+    if (conditions.length === 0) {
+      // Every record: made once, not kept per filter.
+      this.everyRecord ??= Uint32Array.from({ length: this.population.size }, (_, i) => i);
+      return { conditions, matches: this.everyRecord };
     }
-    return sorted;
+    this.prepare(conditionFields(conditions));
+    const filter = { conditions, matches: matchingRecords(this.population, conditions) };
+    this.filters.set(key, filter);
+    if (this.filters.size > FILTERS_KEPT) this.filters.delete(this.filters.keys().next().value as string);
+    return filter;
   }
 
   /**
-   * The records' order for a sort: the field as SQLite orders it (NULL lowest), then id. Null
-   * means index order (id, or a field that is the same for every record), read backwards for
-   * `desc` on id.
+   * Makes sure the population holds what `fields` name: the accounts (read the first time a
+   * query names them, into a new population that takes over the columns held) and the numeric
+   * columns, all asked of the source at once.
    */
-  private order(field: string, direction: 'asc' | 'desc'): Uint32Array | null {
-    const kind = fieldKind(field);
-    if (kind === 'constant' || field === 'id') return null;
-    const key = `${field}|${direction}`;
-    let order = this.descOrders.get(key);
-    if (order) return order;
-    if (kind === 'address') {
-      const text = this.text('accounts');
-      const sign = direction === 'desc' ? -1 : 1;
-      order = Uint32Array.from({ length: this.size }, (_, i) => i).sort((a, b) => {
-        const x = text[a] as string;
-        const y = text[b] as string;
-        return x === y ? a - b : x < y ? -sign : sign;
-      });
-    } else if (direction === 'asc') return this.sorted(field).order;
-    else {
-      this.load([field]);
-      order = sortedIndexes(this.numbers.get(field) as Float64Array, true);
+  private prepare(fields: readonly string[]): void {
+    if (fields.includes('account') && this.population.kindOf('account') === undefined) {
+      const held = Object.fromEntries(this.population.heldNumbers);
+      const ids = this.population.text('id');
+      this.budget = new ColumnBudget(Infinity);
+      this.population = this.makePopulation({ id: ids, account: this.source.texts('accounts') }, held);
+      this.textBytes = this.countTextBytes();
     }
-    this.descOrders.set(key, order);
-    return order;
+    this.population.prepare(fields);
   }
 
-  /** The sets of one range condition, handed to `and`. */
-  private rangeBits(
-    range: RangeCondition,
-    at: string,
-    and: (bits: Bits) => void,
-    andBound: (sorted: SortedColumn, atLeast: boolean, bound: number, strict: boolean) => void,
-  ): void {
-    const kind = fieldKind(range.fieldName);
-    if (kind === 'constant' || kind === 'string' || kind === 'address') {
-      and(this.textBits(range, at, kind));
-      return;
-    }
-    const coerce = (v: unknown, where: string) => coerceNumber(kind, v, where);
-    const bounds = (['gte', 'gt', 'lte', 'lt'] as const).filter(
-      (op) => range[op] !== undefined && range[op] !== null,
+  private makePopulation(
+    texts: ConstructorParameters<typeof Population>[1]['texts'],
+    numbers: ConstructorParameters<typeof Population>[1]['numbers'] = {},
+  ): Population {
+    const { protocol, type } = this.constants;
+    return new Population(
+      protocol,
+      { constants: { protocol, type }, texts, numbers },
+      'id',
+      datasetColumns(this.source),
+      this.budget,
     );
-    for (const op of bounds) {
-      const bound = coerce(range[op], `${at}.${op}`);
-      const atLeast = op === 'gte' || op === 'gt';
-      andBound(this.sorted(range.fieldName), atLeast, bound, op === 'gt' || op === 'lt');
-    }
-    const column = this.numbers.get(range.fieldName) as Float64Array;
-    for (const op of ['in', 'nin'] as const) {
-      const list = range[op];
-      if (list === undefined) continue;
-      const set = new Set(list.map((v, k) => coerce(v, `${at}.${op}[${k}]`)));
-      const bits = emptyBits(this.size);
-      for (let i = 0; i < this.size; i += 1) {
-        const v = column[i] as number;
-        // An empty nin is the SQL literal 1: it keeps the nulls too.
-        const keep = op === 'in' ? set.has(v) : list.length === 0 || (v === v && !set.has(v));
-        if (keep) bits[i >>> 5] = (bits[i >>> 5] as number) | (1 << (i & 31));
-      }
-      and(bits);
-    }
   }
 
-  /** A text or constant field's range as a set (a scan: such filters are rare). */
-  private textBits(range: RangeCondition, at: string, kind: FieldKind): Bits {
-    const tests: ((value: string) => boolean)[] = [];
-    for (const op of ['gte', 'lte', 'gt', 'lt'] as const) {
-      const raw = range[op];
-      if (raw === undefined || raw === null) continue;
-      const b = coerceString(raw, `${at}.${op}`);
-      tests.push(
-        op === 'gte'
-          ? (v) => v >= b
-          : op === 'lte'
-            ? (v) => v <= b
-            : op === 'gt'
-              ? (v) => v > b
-              : (v) => v < b,
-      );
-    }
-    for (const op of ['in', 'nin'] as const) {
-      const list = range[op];
-      if (list === undefined) continue;
-      const set = new Set(list.map((v, k) => coerceString(v, `${at}.${op}[${k}]`)));
-      tests.push(op === 'in' ? (v) => set.has(v) : (v) => !set.has(v));
-    }
-    const test = (value: string) => tests.every((t) => t(value));
-    const bits = emptyBits(this.size);
-    if (kind === 'constant') {
-      const value = range.fieldName === 'type' ? this.constants.type : this.constants.protocol;
-      if (test(value)) {
-        bits.fill(0xffffffff);
-        if (this.size % 32 !== 0) bits[bits.length - 1] = (1 << (this.size % 32)) - 1;
-      }
-      return bits;
-    }
-    const text = this.text(range.fieldName === 'id' ? 'ids' : 'accounts');
-    for (let i = 0; i < this.size; i += 1)
-      if (test(text[i] as string)) bits[i >>> 5] = (bits[i >>> 5] as number) | (1 << (i & 31));
-    return bits;
+  private countTextBytes(): number {
+    return Object.values(this.population.textColumns).reduce((sum, t) => sum + t.byteLength, 0);
   }
 }
-
-const RANKING_NAMES = RANKING_KEYS.map(rankingColumn);
-
-const isNumeric = (field: string): boolean => {
-  const kind = fieldKind(field);
-  return kind === 'number' || kind === 'time' || kind === 'boolean';
-};
-
-const isIdOrder = (field: string): boolean => field === 'id';
-
-/** A filter value as a number of the field's kind, by the service's own rules (filter-values.ts). */
-const coerceNumber = (kind: FieldKind, value: unknown, at: string): number =>
-  filterNumber(kind === 'boolean' || kind === 'time' ? kind : 'number', value, at, invalid);
-
-/**
- * A filter value as text. (0x addresses arrive checksummed, as the service stores them:
- * StatisticsDatasets.query does it on the core's thread, which has the hashing loaded already.)
- */
-const coerceString = (value: unknown, at: string): string => filterText(value, at, invalid);
-
-const invalid = (message: string) => new CoreError('VALIDATION_FAILED', message);

@@ -5,7 +5,7 @@ import { repeatedRecord } from './download-ends';
 import { ChunkScan } from './chunk-scan';
 import { NO_CURSORS, type DatasetRow } from './dataset-schema';
 import { rankingColumn } from './fields';
-import { RadixScratch } from './radix';
+import { RadixScratch } from '../../../shared/statistics-index/radix-sort';
 import type { RankingChunks } from './ranking-chunks';
 import { LOWER_IS_BETTER, percentiles } from './rankings';
 import type { Cursors } from './worker-messages';
