@@ -1,4 +1,4 @@
-import type { CodeBound, NumberCodes } from './number-column';
+import type { NumberCodes } from './number-column';
 import type { Population } from './population';
 
 /** A condition's value, already coerced to its field's kind by the caller (numbers for numbers). */
@@ -33,7 +33,26 @@ export function conditionFields(conditions: readonly IndexCondition[], into: str
 }
 
 type FieldCondition = Exclude<IndexCondition, { or: IndexCondition[] }>;
-type Test = (value: never) => boolean;
+
+/**
+ * A condition compiled for one population, as data rather than closures: a query compiles its
+ * conditions for each population it reads, and closures made per query cost their allocation
+ * and, under `tsx` (esbuild's keepNames), a `__name` call each (docs/statistics.md, "Index
+ * search CPU"). `bound`: a plain numeric range over a column's codes, both ends inclusive (a
+ * missing value's code is outside it, as SQL leaves NULL out of every comparison); `any`: a
+ * nested `or`; `test`: anything else (`in`, `nin`, `exists`, `match: null`, texts).
+ */
+type Check = BoundCheck | { kind: 'any'; of: Check[] } | { kind: 'test'; test: (row: number) => boolean };
+
+interface BoundCheck {
+  kind: 'bound';
+  codes: NumberCodes;
+  lo: number;
+  hi: number;
+}
+
+/** A check of one condition, or a constant when it holds for every record or for none. */
+type Compiled = Check | boolean;
 
 /**
  * The conditions as a test of one record. Missing values (NaN) behave as SQL NULL does: no
@@ -45,81 +64,207 @@ export function recordTest(
   population: Population,
   conditions: readonly IndexCondition[],
 ): (row: number) => boolean {
-  const test = allOf(conditions.map((c) => conditionTest(population, c)));
-  return typeof test === 'boolean' ? () => test : test;
+  const checks: Check[] = [];
+  for (const c of conditions) {
+    const compiled = compile(population, c);
+    if (compiled === false) return () => false;
+    if (compiled !== true) checks.push(compiled);
+  }
+  return (row) => passesAll(checks, row);
 }
 
-/** A test of one record, or a constant when the population's shared texts decide it alone. */
-type RecordTest = ((row: number) => boolean) | boolean;
-
-function allOf(tests: RecordTest[]): RecordTest {
-  if (tests.includes(false)) return false;
-  const left = tests.filter((t): t is (row: number) => boolean => t !== true);
-  if (left.length === 0) return true;
-  if (left.length === 1) return left[0] as (row: number) => boolean;
-  return (row) => {
-    for (const test of left) if (!test(row)) return false;
-    return true;
-  };
+/**
+ * Whether the texts a population shares (protocol, window) rule it out: some top-level condition
+ * on them fails, so no record can match. Settled before the population's columns are read.
+ */
+export function ruledOut(population: Population, conditions: readonly IndexCondition[]): boolean {
+  for (const c of conditions) if (sharedVerdict(population, c) === false) return true;
+  return false;
 }
 
-function anyOf(tests: RecordTest[]): RecordTest {
-  if (tests.includes(true)) return true;
-  const left = tests.filter((t): t is (row: number) => boolean => t !== false);
-  if (left.length === 0) return false;
-  return (row) => left.some((test) => test(row));
+/** A condition's verdict from the population's shared texts alone, or null when records decide. */
+function sharedVerdict(population: Population, c: IndexCondition): boolean | null {
+  if ('or' in c) {
+    let verdict: boolean | null = false;
+    for (const member of c.or) {
+      const v = sharedVerdict(population, member);
+      if (v === true) return true;
+      if (v === null) verdict = null;
+    }
+    return verdict;
+  }
+  if (population.kindOf(c.field) !== 'constant') return null;
+  return holds(c, population.constant(c.field));
 }
 
-function conditionTest(population: Population, condition: IndexCondition): RecordTest {
-  if ('or' in condition) return anyOf(condition.or.map((c) => conditionTest(population, c)));
+function compile(population: Population, condition: IndexCondition): Compiled {
+  if ('or' in condition) {
+    const of: Check[] = [];
+    for (const member of condition.or) {
+      const compiled = compile(population, member);
+      if (compiled === true) return true;
+      if (compiled !== false) of.push(compiled);
+    }
+    if (of.length === 0) return false;
+    return of.length === 1 ? (of[0] as Check) : { kind: 'any', of };
+  }
   const kind = population.kindOf(condition.field);
   if (kind === undefined) throw new Error(`The index has no column ${condition.field}.`);
-  if (kind === 'constant') {
-    const shared = population.constant(condition.field);
-    return valueTests(condition, false).every((test) => (test as (v: string) => boolean)(shared));
-  }
-  const tests = valueTests(condition, kind === 'number');
+  if (kind === 'constant') return holds(condition, population.constant(condition.field));
   if (kind === 'number') {
-    const values = population.number(condition.field);
-    return (row) => {
-      const x = values.at(row);
-      for (const test of tests) if (!(test as (v: number) => boolean)(x)) return false;
-      return true;
-    };
+    // A number is never strictly equal to a text.
+    if (typeof condition.match === 'string') return false;
+    const bounds = plainBounds(condition);
+    if (bounds) {
+      const bound = boundCheck(population, condition.field, bounds);
+      return bound.lo <= bound.hi ? bound : false;
+    }
+    return { kind: 'test', test: numberTest(population, condition) };
   }
-  const texts = population.text(condition.field);
+  return { kind: 'test', test: textTest(population, condition) };
+}
+
+/** Whether every check holds for `row`. */
+function passesAll(checks: readonly Check[], row: number): boolean {
+  for (let i = 0; i < checks.length; i += 1) if (!passes(checks[i] as Check, row)) return false;
+  return true;
+}
+
+function passes(check: Check, row: number): boolean {
+  if (check.kind === 'bound') {
+    const v = check.codes[row] as number;
+    return v >= check.lo && v <= check.hi;
+  }
+  if (check.kind === 'test') return check.test(row);
+  for (let i = 0; i < check.of.length; i += 1) if (passes(check.of[i] as Check, row)) return true;
+  return false;
+}
+
+/** Whether a field condition holds for a text every record shares (never missing). */
+function holds(c: FieldCondition, x: string): boolean {
+  if (c.match !== undefined && c.match !== x) return false;
+  if (c.in !== undefined && !c.in.includes(x)) return false;
+  if (c.nin !== undefined && (c.nin.includes(null) || c.nin.includes(x))) return false;
+  if (c.gte !== undefined && !(x >= c.gte)) return false;
+  if (c.gt !== undefined && !(x > c.gt)) return false;
+  if (c.lte !== undefined && !(x <= c.lte)) return false;
+  if (c.lt !== undefined && !(x < c.lt)) return false;
+  return c.exists !== false;
+}
+
+/** A numeric range, each end inclusive or strict. */
+interface Bounds {
+  lo: number;
+  loStrict: boolean;
+  hi: number;
+  hiStrict: boolean;
+}
+
+/**
+ * The range a condition's numeric bounds (`gte`, `gt`, `lte`, `lt`, `match`) allow, or null when
+ * it bounds nothing. A text bound counts as its number, as JavaScript compares a number with it.
+ */
+function boundsOf(c: FieldCondition): Bounds | null {
+  const b: Bounds = { lo: -Infinity, loStrict: false, hi: Infinity, hiStrict: false };
+  let bounded = false;
+  const lows: [IndexValue | null | undefined, boolean][] = [
+    [c.match, false],
+    [c.gte, false],
+    [c.gt, true],
+  ];
+  for (const [raw, strict] of lows) {
+    if (raw === undefined || raw === null) continue;
+    const v = Number(raw);
+    bounded = true;
+    // A text that is no number fails every comparison: an empty range.
+    if (v !== v) return { lo: Infinity, loStrict: false, hi: -Infinity, hiStrict: false };
+    if (v > b.lo || (v === b.lo && strict)) [b.lo, b.loStrict] = [v, strict];
+  }
+  const highs: [IndexValue | null | undefined, boolean][] = [
+    [c.match, false],
+    [c.lte, false],
+    [c.lt, true],
+  ];
+  for (const [raw, strict] of highs) {
+    if (raw === undefined || raw === null) continue;
+    const v = Number(raw);
+    bounded = true;
+    if (v !== v) return { lo: Infinity, loStrict: false, hi: -Infinity, hiStrict: false };
+    if (v < b.hi || (v === b.hi && strict)) [b.hi, b.hiStrict] = [v, strict];
+  }
+  return bounded ? b : null;
+}
+
+/** The bounds of a condition that has nothing but numeric bounds (and a numeric `match`), or null. */
+function plainBounds(c: FieldCondition): Bounds | null {
+  if (c.in !== undefined || c.nin !== undefined || c.exists !== undefined || c.match === null) return null;
+  return boundsOf(c);
+}
+
+/**
+ * `bounds` as an inclusive range over the column's codes (number-column.ts): integer codes by
+ * the column's own translation, float codes with a strict end moved to the next double (x > a
+ * exactly when x ≥ the double after a). An empty range has lo > hi (or a NaN end).
+ */
+function boundCheck(population: Population, field: string, bounds: Bounds): BoundCheck {
+  const column = population.number(field);
+  const codes = column.codes;
+  if (codes instanceof Float64Array || codes instanceof Float32Array) {
+    const lo = bounds.loStrict ? nextUp(bounds.lo) : bounds.lo;
+    const hi = bounds.hiStrict ? -nextUp(-bounds.hi) : bounds.hi;
+    return { kind: 'bound', codes, lo, hi };
+  }
+  const c = column.codeBound(bounds.lo, bounds.loStrict, bounds.hi, bounds.hiStrict);
+  return { kind: 'bound', codes, lo: c.lo, hi: c.hi };
+}
+
+const bits = new Float64Array(1);
+const bitsAsInt = new BigInt64Array(bits.buffer);
+
+/** The smallest double above `x` (NaN when there is none: nothing is above +Infinity). */
+function nextUp(x: number): number {
+  if (x !== x || x === Infinity) return NaN;
+  if (x === 0) return Number.MIN_VALUE;
+  bits[0] = x;
+  // Doubles of one sign are ordered as their bit patterns: one step of the pattern is one double.
+  bitsAsInt[0] = (bitsAsInt[0] as bigint) + (x > 0 ? 1n : -1n);
+  return bits[0] as number;
+}
+
+/** A number condition with more than bounds (`in`, `nin`, `exists`, `match: null`), over values. */
+function numberTest(population: Population, c: FieldCondition): (row: number) => boolean {
+  const values = population.number(c.field);
+  const bounds = boundsOf(c);
+  const lo = bounds?.lo ?? -Infinity;
+  const hi = bounds?.hi ?? Infinity;
+  const loStrict = bounds?.loStrict ?? false;
+  const hiStrict = bounds?.hiStrict ?? false;
+  const bounded = bounds !== null;
+  const inSet = c.in === undefined ? null : new Set(c.in.filter((v) => v !== null));
+  const ninNone = c.nin !== undefined && c.nin.includes(null);
+  const ninSet = c.nin === undefined || c.nin.length === 0 ? null : new Set(c.nin);
+  const matchNull = c.match === null;
+  const exists = c.exists;
   return (row) => {
-    const x = texts.at(row);
-    for (const test of tests) if (!(test as (v: string) => boolean)(x)) return false;
+    const x = values.at(row);
+    const present = x === x;
+    if (matchNull && present) return false;
+    if (exists !== undefined && present !== exists) return false;
+    if (inSet !== null && !(present && inSet.has(x))) return false;
+    if (ninSet !== null && (ninNone || !present || ninSet.has(x))) return false;
+    if (bounded) {
+      if (!present) return false;
+      if (loStrict ? !(x > lo) : !(x >= lo)) return false;
+      if (hiStrict ? !(x < hi) : !(x <= hi)) return false;
+    }
     return true;
   };
 }
 
-/** One test per part of a field condition; `nullable` columns hold NaN for a missing value. */
-function valueTests(c: FieldCondition, nullable: boolean): Test[] {
-  const tests: ((x: IndexValue) => boolean)[] = [];
-  const present = (x: IndexValue) => !nullable || x === x;
-  if (c.match !== undefined) {
-    const v = c.match;
-    tests.push(v === null ? (x) => !present(x) : (x) => x === v);
-  }
-  if (c.in !== undefined) {
-    const set = new Set(c.in.filter((v) => v !== null));
-    tests.push((x) => present(x) && set.has(x));
-  }
-  if (c.nin !== undefined && c.nin.length > 0) {
-    const set = new Set(c.nin);
-    tests.push(set.has(null) ? () => false : (x) => present(x) && !set.has(x));
-  }
-  if (c.gte !== undefined) tests.push((x) => present(x) && x >= (c.gte as IndexValue));
-  if (c.gt !== undefined) tests.push((x) => present(x) && x > (c.gt as IndexValue));
-  if (c.lte !== undefined) tests.push((x) => present(x) && x <= (c.lte as IndexValue));
-  if (c.lt !== undefined) tests.push((x) => present(x) && x < (c.lt as IndexValue));
-  if (c.exists !== undefined) {
-    const wanted = c.exists;
-    tests.push((x) => present(x) === wanted);
-  }
-  return tests as Test[];
+/** A condition on a per-record text (never missing), over its texts. */
+function textTest(population: Population, c: FieldCondition): (row: number) => boolean {
+  const texts = population.text(c.field);
+  return (row) => holds(c, texts.at(row));
 }
 
 /** A stretch [from, to) of a column's ascending order. */
@@ -140,81 +285,86 @@ export function narrowestRange(
 ): OrderRange | null {
   let best: OrderRange | null = null;
   for (const c of conditions) {
-    if ('or' in c) continue;
-    const kind = population.kindOf(c.field);
-    if (kind !== 'number' && kind !== 'text') continue;
-    const range = boundRange(population, c, kind);
+    const range = stretchOf(population, c);
     if (range && (!best || range.to - range.from < best.to - best.from)) best = range;
   }
   return best;
 }
 
-function boundRange(population: Population, c: FieldCondition, kind: 'number' | 'text'): OrderRange | null {
+/** The stretch of the column's order a top-level condition's bounds allow, or null. */
+function stretchOf(population: Population, c: IndexCondition): OrderRange | null {
+  if ('or' in c) return null;
+  const kind = population.kindOf(c.field);
+  if (kind === 'number') {
+    const bounds = typeof c.match === 'string' ? null : boundsOf(c);
+    return bounds ? codeStretch(population, boundCheck(population, c.field, bounds), c.field) : null;
+  }
+  return kind === 'text' ? textStretch(population, c) : null;
+}
+
+/** The stretch of `field`'s order whose codes are within the inclusive `bound`. */
+function codeStretch(population: Population, bound: BoundCheck, field: string): OrderRange {
+  const order = population.ascending(field);
+  const { codes, lo, hi } = bound;
+  // Missing values open the order; every bound leaves them out.
+  const first = population.missing(field);
+  let a = first;
+  let b = order.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if ((codes[order[mid] as number] as number) < lo) a = mid + 1;
+    else b = mid;
+  }
+  const from = a;
+  b = order.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if ((codes[order[mid] as number] as number) <= hi) a = mid + 1;
+    else b = mid;
+  }
+  // A NaN end (an empty range) stops both searches at once: nothing between.
+  return { field, from, to: lo <= hi ? Math.max(from, a) : from };
+}
+
+function textStretch(population: Population, c: FieldCondition): OrderRange | null {
   const bounded =
-    [c.gte, c.gt, c.lte, c.lt].some((b) => b !== undefined) || (c.match !== undefined && c.match !== null);
+    c.gte !== undefined ||
+    c.gt !== undefined ||
+    c.lte !== undefined ||
+    c.lt !== undefined ||
+    typeof c.match === 'string';
   if (!bounded) return null;
   const order = population.ascending(c.field);
-  const column = kind === 'number' ? population.number(c.field) : population.text(c.field);
-  const first = population.missing(c.field);
-  // The first place at or after `first` whose value is ≥ v (or > v with `strict`).
-  const place = (v: IndexValue, strict: boolean) => {
-    let lo = first;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const x = column.at(order[mid] as number);
-      if (strict ? x <= v : x < v) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  let from = first;
+  const texts = population.text(c.field);
+  let from = 0;
   let to = order.length;
-  if (c.match !== undefined && c.match !== null) {
-    from = Math.max(from, place(c.match, false));
-    to = Math.min(to, place(c.match, true));
+  if (typeof c.match === 'string') {
+    from = Math.max(from, textPlace(order, texts, c.match, false));
+    to = Math.min(to, textPlace(order, texts, c.match, true));
   }
-  if (c.gte !== undefined) from = Math.max(from, place(c.gte, false));
-  if (c.gt !== undefined) from = Math.max(from, place(c.gt, true));
-  if (c.lte !== undefined) to = Math.min(to, place(c.lte, true));
-  if (c.lt !== undefined) to = Math.min(to, place(c.lt, false));
+  if (c.gte !== undefined) from = Math.max(from, textPlace(order, texts, c.gte, false));
+  if (c.gt !== undefined) from = Math.max(from, textPlace(order, texts, c.gt, true));
+  if (c.lte !== undefined) to = Math.min(to, textPlace(order, texts, c.lte, true));
+  if (c.lt !== undefined) to = Math.min(to, textPlace(order, texts, c.lt, false));
   return { field: c.field, from, to: Math.max(from, to) };
 }
 
-/**
- * A numeric bound condition tested inline over a column's codes (number-column.ts): a missing
- * value fails every comparison, as NULL does in SQL.
- */
-interface NumericBound extends CodeBound {
-  codes: NumberCodes;
-}
-
-/** The bounds of a condition on a number column that has nothing but bounds (and `match`), or null. */
-function numericBound(population: Population, c: IndexCondition): NumericBound | null {
-  if ('or' in c || population.kindOf(c.field) !== 'number') return null;
-  if (c.in !== undefined || c.nin !== undefined || c.exists !== undefined || c.match === null) return null;
-  const bounds = [c.match, c.gte, c.gt, c.lte, c.lt].filter((b) => b !== undefined);
-  if (bounds.length === 0 || bounds.some((b) => typeof b !== 'number')) return null;
-  let lo = -Infinity;
-  let loStrict = false;
-  let hi = Infinity;
-  let hiStrict = false;
-  const raise = (v: number, strict: boolean) => {
-    if (v > lo || (v === lo && strict)) [lo, loStrict] = [v, strict];
-  };
-  const lower = (v: number, strict: boolean) => {
-    if (v < hi || (v === hi && strict)) [hi, hiStrict] = [v, strict];
-  };
-  if (c.match !== undefined) {
-    raise(c.match as number, false);
-    lower(c.match as number, false);
+/** The first place in `order` whose text is ≥ v (or > v with `strict`). */
+function textPlace(
+  order: ArrayLike<number>,
+  texts: { at(row: number): string },
+  v: IndexValue,
+  strict: boolean,
+): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = texts.at(order[mid] as number);
+    if (strict ? x <= v : x < v) lo = mid + 1;
+    else hi = mid;
   }
-  if (c.gte !== undefined) raise(c.gte as number, false);
-  if (c.gt !== undefined) raise(c.gt as number, true);
-  if (c.lte !== undefined) lower(c.lte as number, false);
-  if (c.lt !== undefined) lower(c.lt as number, true);
-  const column = population.number(c.field);
-  return { codes: column.codes, ...column.codeBound(lo, loStrict, hi, hiStrict) };
+  return lo;
 }
 
 let scratch = new Uint32Array(1024);
@@ -235,33 +385,50 @@ export function matchingRecords(population: Population, conditions: readonly Ind
  * size per population per query, and the garbage collections that followed.
  */
 export function matchingView(population: Population, conditions: readonly IndexCondition[]): Uint32Array {
-  const bounds: NumericBound[] = [];
-  const rest: IndexCondition[] = [];
+  const bounds: BoundCheck[] = [];
+  const others: Check[] = [];
+  let range: OrderRange | null = null;
+  let implied: BoundCheck | null = null;
   for (const c of conditions) {
-    const bound = numericBound(population, c);
-    if (bound) bounds.push(bound);
-    else rest.push(c);
+    const compiled = compile(population, c);
+    if (compiled === false) return new Uint32Array(0);
+    // A top-level plain bound's stretch is read from its compiled bound (not translated twice).
+    const plain = !('or' in c) && compiled !== true && compiled.kind === 'bound' ? compiled : null;
+    const stretch = plain
+      ? codeStretch(population, plain, (c as FieldCondition).field)
+      : stretchOf(population, c);
+    if (stretch && (!range || stretch.to - stretch.from < range.to - range.from)) {
+      range = stretch;
+      implied = plain;
+    }
+    if (compiled === true) continue;
+    if (compiled.kind === 'bound') bounds.push(compiled);
+    else others.push(compiled);
   }
-  // Conditions on the shared texts (protocol, window) settle a whole population at once.
-  const decided = allOf(rest.map((c) => conditionTest(population, c)));
-  if (decided === false) return new Uint32Array(0);
-  const test = decided === true ? null : decided;
-  const range = narrowestRange(population, conditions);
+  // The stretch of a plain bound holds exactly its records: that bound needs no check.
+  const checked = implied ? bounds.filter((b) => b !== implied) : bounds;
   if (scratch.length < population.size) scratch = new Uint32Array(population.size);
   const out = scratch;
   let count = 0;
-  const keep = (row: number) => {
-    for (const b of bounds) {
-      const v = b.codes[row] as number;
-      if (!(b.loStrict ? v > b.lo : v >= b.lo) || !(b.hiStrict ? v < b.hi : v <= b.hi)) return;
-    }
-    if (test === null || test(row)) out[count++] = row;
-  };
   if (range) {
     const order = population.ascending(range.field);
-    for (let p = range.from; p < range.to; p += 1) keep(order[p] as number);
+    for (let p = range.from; p < range.to; p += 1) {
+      const row = order[p] as number;
+      if (withinAll(checked, row) && passesAll(others, row)) out[count++] = row;
+    }
   } else {
-    for (let row = 0; row < population.size; row += 1) keep(row);
+    for (let row = 0; row < population.size; row += 1) {
+      if (withinAll(checked, row) && passesAll(others, row)) out[count++] = row;
+    }
   }
   return out.subarray(0, count);
+}
+
+function withinAll(bounds: readonly BoundCheck[], row: number): boolean {
+  for (let i = 0; i < bounds.length; i += 1) {
+    const b = bounds[i] as BoundCheck;
+    const v = b.codes[row] as number;
+    if (!(v >= b.lo && v <= b.hi)) return false;
+  }
+  return true;
 }
