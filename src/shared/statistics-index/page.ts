@@ -1,7 +1,7 @@
 import type { ColumnBudget } from './column-budget';
-import { conditionFields, matchingView, type IndexCondition } from './conditions';
+import { conditionFields, matchingView, ruledOut, type IndexCondition } from './conditions';
 import type { Population } from './population';
-import { compareTexts } from './text-column';
+import { compareTexts, type TextColumn } from './text-column';
 
 /** One sort term; a query's terms must end with its tie-breakers (the id, then the population). */
 export interface SortTerm {
@@ -31,25 +31,26 @@ export interface IndexPage {
 
 /**
  * A page of the records of `populations` that meet the conditions, in the order of `sort`.
- * Each population gives its first `offset + limit` matches (by walking the sort column's
- * permutation when matches are dense, by a partial sort of the matches when they are few); the
- * populations' shares are then merged.
+ * Populations the shared texts (protocol, window) rule out are passed over before any of their
+ * columns is read. Each other population gives its first `offset + limit` matches (by walking the
+ * sort column's permutation when matches are dense, by a partial sort of the matches when they
+ * are few); the populations' shares, each already in order, are then merged up to the page's end.
  */
 export function searchPopulations(populations: readonly Population[], query: IndexQuery): IndexPage {
   const wanted = query.offset + query.limit;
-  const shares: RecordRef[] = [];
+  const shares: Share[] = [];
   let total = 0;
   const fields = queryFields(query.conditions, query.sort);
   beginQuery(populations);
   for (const population of populations) {
+    if (ruledOut(population, query.conditions)) continue;
     population.prepare(fields);
     const matches = matchingView(population, query.conditions);
     total += matches.length;
     if (wanted === 0 || matches.length === 0) continue;
-    for (const row of firstInOrder(population, matches, query.sort, wanted)) shares.push({ population, row });
+    shares.push({ population, rows: firstInOrder(population, matches, query.sort, wanted) });
   }
-  if (populations.length > 1) shares.sort(refComparator(query.sort));
-  return { refs: shares.slice(query.offset, wanted), total };
+  return { refs: merged(shares, query.sort, query.offset, wanted), total };
 }
 
 /** Every match of `populations` in the order of `sort` (a search-after's point in time). */
@@ -58,16 +59,152 @@ export function orderAll(
   conditions: readonly IndexCondition[],
   sort: readonly SortTerm[],
 ): RecordRef[] {
-  const refs: RecordRef[] = [];
+  const shares: Share[] = [];
+  let total = 0;
   const fields = queryFields(conditions, sort);
   beginQuery(populations);
   for (const population of populations) {
+    if (ruledOut(population, conditions)) continue;
     population.prepare(fields);
     const matches = matchingView(population, conditions);
-    for (const row of firstInOrder(population, matches, sort, matches.length)) refs.push({ population, row });
+    total += matches.length;
+    if (matches.length > 0)
+      shares.push({ population, rows: firstInOrder(population, matches, sort, matches.length) });
   }
-  if (populations.length > 1) refs.sort(refComparator(sort));
-  return refs;
+  return merged(shares, sort, 0, total);
+}
+
+/** A population's first matches, in order. */
+interface Share {
+  population: Population;
+  rows: readonly number[];
+}
+
+/**
+ * Records `from` to `to` of the shares merged under `sort` (then id, then population key, as
+ * `refComparator` orders them). Each share is in order already, so a merge of their heads (a
+ * heap of the shares) stops at the page's end; each share's sort values are read once, rather
+ * than a sort of every share's records decoding them on every comparison.
+ */
+function merged(shares: readonly Share[], sort: readonly SortTerm[], from: number, to: number): RecordRef[] {
+  if (shares.length === 0) return [];
+  if (shares.length === 1) {
+    const { population, rows } = shares[0]!;
+    return rows.slice(from, to).map((row) => ({ population, row }));
+  }
+  const heads = shares.map((share) => new Head(share, sort));
+  const heap: Head[] = [];
+  for (const head of heads) heapPush(heap, head);
+  const out: RecordRef[] = [];
+  for (let at = 0; at < to && heap.length > 0; at += 1) {
+    const head = heap[0]!;
+    if (at >= from) out.push({ population: head.population, row: head.row });
+    head.at += 1;
+    if (head.at < head.rows.length) heapDown(heap, 0);
+    else {
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        heapDown(heap, 0);
+      }
+    }
+  }
+  return out;
+}
+
+/** A share being merged: its next record, and its sort values read once per term. */
+class Head {
+  readonly population: Population;
+  readonly rows: readonly number[];
+  at = 0;
+  /** Per term: the share's numbers (a missing one -Infinity), its shared text, or its texts. */
+  readonly numbers: (Float64Array | null)[];
+  readonly constants: (string | null)[];
+  readonly texts: (TextColumn | null)[];
+  readonly ties: TextColumn;
+
+  constructor(
+    share: Share,
+    readonly sort: readonly SortTerm[],
+  ) {
+    const { population, rows } = share;
+    this.population = population;
+    this.rows = rows;
+    this.numbers = [];
+    this.constants = [];
+    this.texts = [];
+    for (const t of sort) {
+      const kind = population.kindOf(t.field);
+      if (kind === undefined) throw new Error(`The index has no column ${t.field}.`);
+      let numbers: Float64Array | null = null;
+      if (kind === 'number') {
+        const column = population.number(t.field);
+        numbers = new Float64Array(rows.length);
+        for (let i = 0; i < rows.length; i += 1) numbers[i] = numberKey(column.at(rows[i]!));
+      }
+      this.numbers.push(numbers);
+      this.constants.push(kind === 'constant' ? population.constant(t.field) : null);
+      this.texts.push(kind === 'text' ? population.text(t.field) : null);
+    }
+    this.ties = population.text(population.tieField);
+  }
+
+  get row(): number {
+    return this.rows[this.at]!;
+  }
+
+  /** The sort value of the head record by term `t`, when it is not a per-record text. */
+  value(t: number): number | string {
+    const numbers = this.numbers[t];
+    if (numbers) return numbers[this.at]!;
+    const constant = this.constants[t];
+    return constant ?? this.texts[t]!.at(this.row);
+  }
+}
+
+/** Order of two heads' records: as `refComparator` orders them. */
+function compareHeads(a: Head, b: Head): number {
+  for (let t = 0; t < a.sort.length; t += 1) {
+    let c: number;
+    const x = a.texts[t];
+    const y = b.texts[t];
+    if (x && y) c = compareTexts(x, a.row, y, b.row);
+    else {
+      const u = a.value(t);
+      const v = b.value(t);
+      c = u === v ? 0 : u < v ? -1 : 1;
+    }
+    if (c !== 0) return a.sort[t]!.desc ? -c : c;
+  }
+  const c = compareTexts(a.ties, a.row, b.ties, b.row);
+  if (c !== 0) return c;
+  const p = a.population.key;
+  const q = b.population.key;
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
+function heapPush(heap: Head[], head: Head): void {
+  heap.push(head);
+  let at = heap.length - 1;
+  while (at > 0) {
+    const parent = (at - 1) >>> 1;
+    if (compareHeads(heap[at]!, heap[parent]!) >= 0) break;
+    [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+    at = parent;
+  }
+}
+
+function heapDown(heap: Head[], at: number): void {
+  for (;;) {
+    const left = at * 2 + 1;
+    const right = left + 1;
+    let top = at;
+    if (left < heap.length && compareHeads(heap[left]!, heap[top]!) < 0) top = left;
+    if (right < heap.length && compareHeads(heap[right]!, heap[top]!) < 0) top = right;
+    if (top === at) return;
+    [heap[at], heap[top]] = [heap[top]!, heap[at]!];
+    at = top;
+  }
 }
 
 /**
