@@ -405,30 +405,44 @@ export function matchingView(population: Population, conditions: readonly IndexC
     if (compiled.kind === 'bound') bounds.push(compiled);
     else others.push(compiled);
   }
-  // The stretch of a plain bound holds exactly its records: that bound needs no check.
-  const checked = implied ? bounds.filter((b) => b !== implied) : bounds;
   if (scratch.length < population.size) scratch = new Uint32Array(population.size);
   const out = scratch;
-  let count = 0;
+  let count: number;
+  // A column at a time: the stretch's (or every) record first, then each check keeps those that
+  // pass it, in one tight loop per check, so later checks read fewer records.
   if (range) {
-    const order = population.ascending(range.field);
-    for (let p = range.from; p < range.to; p += 1) {
-      const row = order[p] as number;
-      if (withinAll(checked, row) && passesAll(others, row)) out[count++] = row;
-    }
+    out.set(population.ascending(range.field).subarray(range.from, range.to));
+    count = range.to - range.from;
   } else {
-    for (let row = 0; row < population.size; row += 1) {
-      if (withinAll(checked, row) && passesAll(others, row)) out[count++] = row;
-    }
+    for (let row = 0; row < population.size; row += 1) out[row] = row;
+    count = population.size;
   }
+  for (const bound of bounds) {
+    // The stretch of a plain bound holds exactly its records: that bound needs no check.
+    if (bound !== implied) count = keepWithin(out, count, bound);
+  }
+  for (const check of others) count = keepPassing(out, count, check);
   return out.subarray(0, count);
 }
 
-function withinAll(bounds: readonly BoundCheck[], row: number): boolean {
-  for (let i = 0; i < bounds.length; i += 1) {
-    const b = bounds[i] as BoundCheck;
-    const v = b.codes[row] as number;
-    if (!(v >= b.lo && v <= b.hi)) return false;
+/** Keeps the first `count` rows of `rows` whose code is within `bound`; how many are kept. */
+function keepWithin(rows: Uint32Array, count: number, bound: BoundCheck): number {
+  const { codes, lo, hi } = bound;
+  let kept = 0;
+  for (let i = 0; i < count; i += 1) {
+    const row = rows[i] as number;
+    const v = codes[row] as number;
+    if (v >= lo && v <= hi) rows[kept++] = row;
   }
-  return true;
+  return kept;
+}
+
+/** Keeps the first `count` rows of `rows` that pass `check`; how many are kept. */
+function keepPassing(rows: Uint32Array, count: number, check: Check): number {
+  let kept = 0;
+  for (let i = 0; i < count; i += 1) {
+    const row = rows[i] as number;
+    if (passes(check, row)) rows[kept++] = row;
+  }
+  return kept;
 }

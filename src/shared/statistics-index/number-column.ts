@@ -111,15 +111,16 @@ export class NumberColumn {
       return { lo, loStrict, hi, hiStrict };
     const min = this.nanCode + 1;
     const max = -this.nanCode - 1;
-    const decode = (c: number) => c / this.scale + this.offset;
-    const aboveLo = (c: number) => (loStrict ? decode(c) > lo : decode(c) >= lo);
-    const belowHi = (c: number) => (hiStrict ? decode(c) < hi : decode(c) <= hi);
+    const { scale, offset } = this;
+    // No closures here: a query translates its bounds for every population it reads, and under
+    // tsx each named closure costs a __name call (docs/statistics.md, "Index search CPU").
     // First code passing the lower bound (max + 1 when none does).
     let a = min;
     let b = max + 1;
     while (a < b) {
       const mid = Math.floor((a + b) / 2);
-      if (aboveLo(mid)) b = mid;
+      const v = mid / scale + offset;
+      if (loStrict ? v > lo : v >= lo) b = mid;
       else a = mid + 1;
     }
     const first = a;
@@ -128,7 +129,8 @@ export class NumberColumn {
     b = max + 1;
     while (a < b) {
       const mid = Math.floor((a + b) / 2);
-      if (!belowHi(mid)) b = mid;
+      const v = mid / scale + offset;
+      if (!(hiStrict ? v < hi : v <= hi)) b = mid;
       else a = mid + 1;
     }
     return { lo: first, loStrict: false, hi: a - 1, hiStrict: false };

@@ -259,7 +259,7 @@ function firstInOrder(
       ? lead.field === population.tieField
       : terms.length === 2 && terms[1]!.field === population.tieField && !terms[1]!.desc);
   if (walkable && matches.length * 8 > population.size) return walk(population, matches, lead, wanted);
-  return smallest(matches, wanted, rowComparator(population, terms));
+  return smallest(matches, wanted, rowComparator(population, terms, matches));
 }
 
 /**
@@ -298,11 +298,22 @@ function walkMarked(
     }
     return out;
   }
-  const same = sameValue(population, lead.field);
+  // Equal values have equal codes (a value's code is a function of it): runs compare codes.
+  const codes = population.kindOf(lead.field) === 'number' ? population.number(lead.field).codes : null;
+  const same = codes ? null : sameValue(population, lead.field);
   let end = order.length;
   while (end > 0 && out.length < take) {
     let start = end - 1;
-    while (start > 0 && same(order[start - 1] as number, order[end - 1] as number)) start -= 1;
+    if (codes) {
+      const last = codes[order[start] as number] as number;
+      if (last === last) while (start > 0 && codes[order[start - 1] as number] === last) start -= 1;
+      else
+        while (
+          start > 0 &&
+          (codes[order[start - 1] as number] as number) !== codes[order[start - 1] as number]
+        )
+          start -= 1;
+    } else while (start > 0 && same!(order[start - 1] as number, order[end - 1] as number)) start -= 1;
     for (let p = start; p < end && out.length < take; p += 1) {
       const row = order[p] as number;
       if (member[row] === 1) out.push(row);
@@ -334,18 +345,6 @@ function sameValue(population: Population, field: string): (a: number, b: number
 function smallest(rows: Uint32Array, wanted: number, compare: (a: number, b: number) => number): number[] {
   if (rows.length <= wanted * 4) return Array.from(rows).sort(compare).slice(0, wanted);
   const heap: number[] = [];
-  const down = (at: number) => {
-    for (;;) {
-      const left = at * 2 + 1;
-      const right = left + 1;
-      let top = at;
-      if (left < heap.length && compare(heap[left]!, heap[top]!) > 0) top = left;
-      if (right < heap.length && compare(heap[right]!, heap[top]!) > 0) top = right;
-      if (top === at) return;
-      [heap[at], heap[top]] = [heap[top]!, heap[at]!];
-      at = top;
-    }
-  };
   for (const row of rows) {
     if (heap.length < wanted) {
       heap.push(row);
@@ -358,17 +357,74 @@ function smallest(rows: Uint32Array, wanted: number, compare: (a: number, b: num
       }
     } else if (compare(row, heap[0]!) < 0) {
       heap[0] = row;
-      down(0);
+      siftDown(heap, compare);
     }
   }
   return heap.sort(compare);
 }
 
+/** Moves a max-heap's top down to its place. */
+function siftDown(heap: number[], compare: (a: number, b: number) => number): void {
+  let at = 0;
+  for (;;) {
+    const left = at * 2 + 1;
+    const right = left + 1;
+    let top = at;
+    if (left < heap.length && compare(heap[left]!, heap[top]!) > 0) top = left;
+    if (right < heap.length && compare(heap[right]!, heap[top]!) > 0) top = right;
+    if (top === at) return;
+    [heap[at], heap[top]] = [heap[top]!, heap[at]!];
+    at = top;
+  }
+}
+
 /** Sorting value of a column: a missing number is -Infinity, below every number (SQL NULL). */
 const numberKey = (x: number): number => (x !== x ? -Infinity : x);
 
-/** Order of two records of one population under `terms`; equal keys fall back to record order. */
-function rowComparator(population: Population, terms: readonly SortTerm[]): (a: number, b: number) => number {
+/** The lead term's key of each match, by row (a scratch array the next query overwrites). */
+let leadKeys = new Float64Array(1024);
+
+/**
+ * Order of two records of one population under `terms`; equal keys fall back to record order.
+ * The lead term's key of every match is read once into a scratch array (a narrow column's code,
+ * whose order is its values' order; a float's value with a missing one below every number; the
+ * row for the id), negated when descending, so most comparisons are one read and one compare;
+ * the other terms are read only on a tie.
+ */
+function rowComparator(
+  population: Population,
+  terms: readonly SortTerm[],
+  rows: Uint32Array,
+): (a: number, b: number) => number {
+  const rest = termsComparator(population, terms.slice(1));
+  const lead = terms[0];
+  if (lead === undefined) return rest;
+  if (leadKeys.length < population.size) leadKeys = new Float64Array(population.size);
+  const keys = leadKeys;
+  const sign = lead.desc ? -1 : 1;
+  if (population.kindOf(lead.field) === 'number') {
+    const column = population.number(lead.field);
+    const codes = column.codes;
+    if (codes instanceof Int16Array || codes instanceof Int32Array) {
+      // The missing value's code is the lowest: first ascending, as SQL orders NULL.
+      for (const row of rows) keys[row] = sign * (codes[row] as number);
+    } else for (const row of rows) keys[row] = sign * numberKey(codes[row] as number);
+  } else if (lead.field === population.tieField) {
+    for (const row of rows) keys[row] = sign * row;
+  } else return termsComparator(population, terms);
+  return (a, b) => {
+    const x = keys[a] as number;
+    const y = keys[b] as number;
+    if (x !== y) return x < y ? -1 : 1;
+    return rest(a, b);
+  };
+}
+
+/** Order of two records of one population under `terms` read as values; then record order. */
+function termsComparator(
+  population: Population,
+  terms: readonly SortTerm[],
+): (a: number, b: number) => number {
   const keys = terms.map((t) => {
     const sign = t.desc ? -1 : 1;
     if (population.kindOf(t.field) === 'number') {
