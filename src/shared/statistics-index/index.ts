@@ -6,3 +6,4 @@ export * from './population';
 export * from './radix-sort';
 export * from './number-column';
 export * from './text-column';
+export * from './bound-bits';

@@ -1,0 +1,184 @@
+import { narrowestRange, type IndexCondition, type OrderRange } from './conditions';
+import { pageOfMatches, type SortTerm } from './page';
+import type { Population } from './population';
+
+/**
+ * Below this share of a population (1/16), the narrowest stretch is read record by record
+ * (`matchingRecords`) rather than as bitmaps: its few records cost less than setting the wider
+ * bounds' bits.
+ */
+const NARROW_SHARE = 16;
+
+let other = new Int32Array(0);
+
+/**
+ * The records meeting `conditions` when every one is a plain numeric bound (`gte`, `gt`, `lte`,
+ * `lt`, a numeric `match`), by intersecting bitmaps (docs/statistics.md, "The terminal's
+ * datasets"). Each bound is two binary searches in its column's ascending permutation (the
+ * stretch `narrowestRange` gives holds exactly its records); the stretch is set as bits, one a
+ * record, or, when it is wider than half the population, the places outside it are set and the
+ * bits inverted; the bitmaps are ANDed 32 records a word. Reading the
+ * narrowest stretch and checking each record against the other bounds (`matchingRecords`) reads
+ * the other columns at random places, which costs far more when every stretch is wide (two or
+ * three bounds that each keep half the records or more, as a leaderboard's ranges do). Null when
+ * some condition is anything else, or when the narrowest stretch is narrow (under 1/16 of the
+ * population): then `matchingRecords` is the faster way. The caller prepares the fields first.
+ */
+export function boundMatches(
+  population: Population,
+  conditions: readonly IndexCondition[],
+): BoundMatches | null {
+  const n = population.size;
+  if (conditions.length === 0) return null;
+  const stretches: OrderRange[] = [];
+  for (const c of conditions) {
+    if (!isPlainBound(population, c)) return null;
+    const stretch = narrowestRange(population, [c]);
+    if (!stretch) return null;
+    stretches.push(stretch);
+  }
+  stretches.sort((a, b) => a.to - a.from - (b.to - b.from));
+  const narrowest = stretches[0] as OrderRange;
+  if ((narrowest.to - narrowest.from) * NARROW_SHARE < n) return null;
+  const words = (n + 31) >>> 5;
+  if (other.length < words) other = new Int32Array(words);
+  const bits = new Int32Array(words);
+  stretchBits(population, narrowest, bits, words);
+  for (let s = 1; s < stretches.length; s += 1) {
+    stretchBits(population, stretches[s] as OrderRange, other, words);
+    for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (other[w] as number);
+  }
+  return new BoundMatches(bits);
+}
+
+/**
+ * The records a filter of bounds matched, one bit a record (a 32nd of a list of records): its
+ * count, its records in record order, and a page of them in a sort's order.
+ */
+export class BoundMatches {
+  readonly count: number;
+  private rows: Uint32Array | null = null;
+
+  constructor(readonly bits: Int32Array) {
+    this.count = countBits(bits);
+  }
+
+  /** The records, ascending (made once, when first asked). */
+  records(): Uint32Array {
+    this.rows ??= recordsOf(this.bits, this.count);
+    return this.rows;
+  }
+
+  /** Bytes held. */
+  get byteLength(): number {
+    return this.bits.byteLength + (this.rows?.byteLength ?? 0);
+  }
+
+  /**
+   * Records `offset` to `offset + limit` in the order of `sort`, of `population` (the one matched,
+   * or one with the same records). A sort by a number column then
+   * the id ascending, over matches dense enough to be met soon (more than an eighth, as
+   * `pageOfMatches` walks), walks the column's ascending permutation testing bits: descending, a
+   * run of equal values at a time read forwards, so ties stay in id order and missing values
+   * come last. Any other page is `pageOfMatches` over the records.
+   */
+  page(population: Population, sort: readonly SortTerm[], offset: number, limit: number): readonly number[] {
+    const terms = sort.filter((t) => population.kindOf(t.field) !== 'constant');
+    const lead = terms[0];
+    const walkable =
+      lead !== undefined &&
+      population.kindOf(lead.field) === 'number' &&
+      terms.length === 2 &&
+      terms[1]!.field === population.tieField &&
+      !terms[1]!.desc;
+    if (!walkable || this.count * 8 <= population.size)
+      return pageOfMatches(population, this.records(), sort, offset, limit);
+    const take = Math.min(offset + limit, this.count);
+    const order = population.ascending(lead.field);
+    const bits = this.bits;
+    const out: number[] = [];
+    const has = (row: number) => ((bits[row >>> 5] as number) & (1 << (row & 31))) !== 0;
+    if (!lead.desc) {
+      for (let p = 0; p < order.length && out.length < take; p += 1) {
+        const row = order[p] as number;
+        if (has(row)) out.push(row);
+      }
+      return out.slice(offset);
+    }
+    // Equal values have equal codes: runs are found without decoding.
+    const codes = population.number(lead.field).codes;
+    let end = order.length;
+    while (end > 0 && out.length < take) {
+      const code = codes[order[end - 1] as number] as number;
+      let start = end - 1;
+      while (start > 0) {
+        const c = codes[order[start - 1] as number] as number;
+        if (c !== code && (c === c || code === code)) break;
+        start -= 1;
+      }
+      for (let p = start; p < end && out.length < take; p += 1) {
+        const row = order[p] as number;
+        if (has(row)) out.push(row);
+      }
+      end = start;
+    }
+    return out.slice(offset);
+  }
+}
+
+/** Whether `c` is a bound on a number column and nothing else (its stretch is its records). */
+function isPlainBound(population: Population, c: IndexCondition): boolean {
+  if ('or' in c || population.kindOf(c.field) !== 'number') return false;
+  if (c.in !== undefined || c.nin !== undefined || c.exists !== undefined) return false;
+  if (c.match !== undefined && typeof c.match !== 'number') return false;
+  return [c.gte, c.gt, c.lte, c.lt].every((b) => b === undefined || typeof b === 'number');
+}
+
+/** The records at places [from, to) of the stretch's order, as bits into `bits[0..words)`. */
+function stretchBits(population: Population, stretch: OrderRange, bits: Int32Array, words: number): void {
+  const order = population.ascending(stretch.field);
+  const n = order.length;
+  bits.fill(0, 0, words);
+  if ((stretch.to - stretch.from) * 2 <= n) {
+    setPlaces(bits, order, stretch.from, stretch.to);
+    return;
+  }
+  // Wide: the places outside it are fewer; the complement of theirs is the stretch's.
+  setPlaces(bits, order, 0, stretch.from);
+  setPlaces(bits, order, stretch.to, n);
+  for (let w = 0; w < words; w += 1) bits[w] = ~(bits[w] as number);
+  if (n % 32 !== 0) bits[words - 1] = (bits[words - 1] as number) & ((1 << (n % 32)) - 1);
+}
+
+function setPlaces(bits: Int32Array, order: ArrayLike<number>, from: number, to: number): void {
+  for (let p = from; p < to; p += 1) {
+    const row = order[p] as number;
+    bits[row >>> 5] = (bits[row >>> 5] as number) | (1 << (row & 31));
+  }
+}
+
+function countBits(bits: Int32Array): number {
+  let count = 0;
+  for (let w = 0; w < bits.length; w += 1) {
+    let v = bits[w] as number;
+    v -= (v >>> 1) & 0x55555555;
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    count += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return count;
+}
+
+/** The `count` rows whose bits are set, ascending. */
+function recordsOf(bits: Int32Array, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let k = 0;
+  for (let w = 0; w < bits.length; w += 1) {
+    let v = bits[w] as number;
+    while (v !== 0) {
+      const low = v & -v;
+      out[k++] = (w << 5) + 31 - Math.clz32(low);
+      v ^= low;
+    }
+  }
+  return out;
+}
