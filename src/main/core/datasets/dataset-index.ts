@@ -1,6 +1,8 @@
 import type { RangeCondition } from '../../../shared/api/common';
 import { RANKING_FIELDS } from '../../../shared/api/statistics';
 import {
+  boundMatches,
+  type BoundMatches,
   ColumnBudget,
   conditionFields,
   matchingRecords,
@@ -33,11 +35,10 @@ export interface DatasetSort {
   direction: 'asc' | 'desc';
 }
 
-/** A filter's conditions and the records that meet them, in record order. */
-interface Filter {
-  conditions: IndexCondition[];
-  matches: Uint32Array;
-}
+/** A filter's conditions and the records that meet them: as bits (bounds only) or as a list. */
+type Filter =
+  | { conditions: IndexCondition[]; bits: BoundMatches; matches: null }
+  | { conditions: IndexCondition[]; bits: null; matches: Uint32Array };
 
 /**
  * A complete dataset in memory (docs/core-cache.md, Offline filtering): one population of the
@@ -73,21 +74,27 @@ export class DatasetIndex {
   memoryBytes(): number {
     let bytes = this.budget.heldBytes + this.textBytes + this.recordCache.size * RECORD_BYTES;
     bytes += (this.seqColumn?.byteLength ?? 0) + (this.everyRecord?.byteLength ?? 0);
-    for (const filter of this.filters.values()) bytes += filter.matches.byteLength;
+    for (const filter of this.filters.values())
+      bytes += filter.bits ? filter.bits.byteLength : filter.matches.byteLength;
     return bytes;
   }
 
   /** How many records pass every range. */
   count(ranges: readonly RangeCondition[]): number {
-    return this.filter(ranges).matches.length;
+    const filter = this.filter(ranges);
+    return filter.bits ? filter.bits.count : filter.matches.length;
   }
 
   /** Indexes of the records passing every range at places `from`..`to` - 1 of the sort. */
   page(ranges: readonly RangeCondition[], sort: DatasetSort, from: number, to: number): number[] {
-    const { matches } = this.filter(ranges);
+    const filter = this.filter(ranges);
     const terms = sortTerms(sort);
     this.prepare(terms.map((t) => t.field));
-    return [...pageOfMatches(this.population, matches, terms, from, Math.max(0, to - from))];
+    const limit = Math.max(0, to - from);
+    const rows = filter.bits
+      ? filter.bits.page(this.population, terms, from, limit)
+      : pageOfMatches(this.population, filter.matches, terms, from, limit);
+    return [...rows];
   }
 
   /** The value record `i` is sorted by, as the service would compare it (null for a missing value). */
@@ -150,8 +157,9 @@ export class DatasetIndex {
   }
 
   /**
-   * The filter of `ranges`: checked and coerced, then matched by the index (the narrowest
-   * stretch a bound allows of a sorted column, each record in it checked against the rest).
+   * The filter of `ranges`: checked and coerced, then matched by the index: wide numeric bounds
+   * as bitmaps of their sorted columns' stretches, intersected (bound-bits.ts); anything else by
+   * reading the narrowest stretch a bound allows and checking each record in it against the rest.
    * The last few are kept, so the pages of one filter match once.
    */
   private filter(ranges: readonly RangeCondition[]): Filter {
@@ -166,10 +174,13 @@ export class DatasetIndex {
     if (conditions.length === 0) {
       // Every record: made once, not kept per filter.
       this.everyRecord ??= Uint32Array.from({ length: this.population.size }, (_, i) => i);
-      return { conditions, matches: this.everyRecord };
+      return { conditions, bits: null, matches: this.everyRecord };
     }
     this.prepare(conditionFields(conditions));
-    const filter = { conditions, matches: matchingRecords(this.population, conditions) };
+    const bits = boundMatches(this.population, conditions);
+    const filter: Filter = bits
+      ? { conditions, bits, matches: null }
+      : { conditions, bits: null, matches: matchingRecords(this.population, conditions) };
     this.filters.set(key, filter);
     if (this.filters.size > FILTERS_KEPT) this.filters.delete(this.filters.keys().next().value as string);
     return filter;

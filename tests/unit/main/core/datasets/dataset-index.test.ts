@@ -14,7 +14,11 @@ import {
 
 vi.mock('../../../../../src/shared/statistics-index', async (importOriginal) => {
   const original = await importOriginal<typeof statisticsIndex>();
-  return { ...original, matchingRecords: vi.fn(original.matchingRecords) };
+  return {
+    ...original,
+    matchingRecords: vi.fn(original.matchingRecords),
+    boundMatches: vi.fn(original.boundMatches),
+  };
 });
 
 interface Rec {
@@ -170,18 +174,37 @@ describe('a dataset on the shared index', () => {
 
   it('matches a filter once while its pages are read, and again for a new filter', () => {
     const matching = vi.mocked(statisticsIndex.matchingRecords);
+    const bitMatching = vi.mocked(statisticsIndex.boundMatches);
     const { index } = datasetOf(records);
-    const ranges = [{ fieldName: 'winRate', gte: 3 }];
     const sort = { field: 'pnl', direction: 'desc' as const };
-    matching.mockClear();
-    const first = index.page(ranges, sort, 0, 10);
-    const total = index.count(ranges);
-    const second = index.page(ranges, sort, 10, 20);
-    expect(matching).toHaveBeenCalledTimes(1);
-    expect(total).toBe(records.filter((r) => r.winRate >= 3).length);
-    expect(new Set([...first, ...second]).size).toBe(20);
-    index.count([{ fieldName: 'winRate', gte: 4 }]);
-    expect(matching).toHaveBeenCalledTimes(2);
+    // Wide bounds are matched as bitmaps; a narrow one or an `in` record by record. Either is
+    // asked once a filter, however many of its pages are read.
+    const cases = [
+      { ranges: [{ fieldName: 'winRate', gte: 3 }], keep: (r: Rec) => r.winRate >= 3, bits: 1, list: 0 },
+      { ranges: [{ fieldName: 'ranking.pnl', gte: 95 }], keep: (r: Rec) => r.rank >= 95, bits: 1, list: 1 },
+      {
+        ranges: [{ fieldName: 'winRate', in: [1, 2, 3, 4] }],
+        keep: (r: Rec) => [1, 2, 3, 4].includes(r.winRate),
+        bits: 1, // asked, and declines
+        list: 1,
+      },
+    ];
+    expect(records.filter(cases[1]!.keep).length * 16).toBeLessThan(records.length);
+    for (const { ranges, keep, bits, list } of cases) {
+      matching.mockClear();
+      bitMatching.mockClear();
+      const first = index.page(ranges, sort, 0, 5);
+      const total = index.count(ranges);
+      const second = index.page(ranges, sort, 5, 10);
+      expect(bitMatching).toHaveBeenCalledTimes(bits);
+      expect(matching).toHaveBeenCalledTimes(list);
+      const kept = records.filter(keep);
+      expect(total).toBe(kept.length);
+      const expected = kept
+        .sort((a, b) => compareKeys(keyOf(a, 'pnl'), keyOf(b, 'pnl'), 'desc'))
+        .map((r) => r.id);
+      expect([...first, ...second].map((i) => records[i]!.id)).toEqual(expected.slice(0, 10));
+    }
   });
 
   it('reads the accounts only when a query names them, keeping the columns it has', () => {
@@ -215,9 +238,14 @@ describe('a dataset on the shared index', () => {
     const empty = index.memoryBytes();
     index.count([{ fieldName: 'winRate', gte: 3 }]);
     const filtered = index.memoryBytes();
-    // winRate as 2-byte codes, its permutation (2 bytes a record at this size), and the matches.
-    expect(filtered - empty).toBe(50 * 2 + 50 * 2 + records.filter((r) => r.winRate >= 3).length * 4);
+    // winRate as 2-byte codes, its permutation (2 bytes a record at this size), and the matches
+    // (a wide bound: one bit a record, in 32-bit words).
+    expect(filtered - empty).toBe(50 * 2 + 50 * 2 + 2 * 4);
+    index.count([{ fieldName: 'winRate', in: [1, 2] }]);
+    const listed = records.filter((r) => [1, 2].includes(r.winRate)).length;
+    expect(index.memoryBytes() - filtered).toBe(listed * 4);
+    const before = index.memoryBytes();
     index.page([], { field: 'pnl', direction: 'desc' }, 0, 10);
-    expect(index.memoryBytes()).toBeGreaterThan(filtered);
+    expect(index.memoryBytes()).toBeGreaterThan(before);
   });
 });
