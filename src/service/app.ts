@@ -15,6 +15,7 @@ import { catchUpSourceOrders } from './copy-engine/market-orders';
 import type { CopyEvent } from './copy-engine/types';
 import { LiveStatistics } from './statistics/compute/live-statistics';
 import { statisticsIndexOf } from './statistics/index/statistics-index';
+import { warmIndex, type WarmUp } from './statistics/index/warm-up';
 import { statisticsNowMs } from './config';
 import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
@@ -176,11 +177,18 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   candleRoutes(app, ctx, feed?.candles ?? null);
   let closed = false;
   let listening = false;
+  let warmUp: WarmUp | null = null;
   /** What runs over the prepared data: the copy catch-up, the live market, the venue feed. */
   const startWork = () => {
     if (closed) return;
     // The statistics index is built from the prepared store before the first read needs it.
     statisticsIndexOf(db).reloadAll();
+    // Then, in the background, the columns and orders the first queries would make (warm-up.ts).
+    warmUp = warmIndex(statisticsIndexOf(db));
+    void warmUp.leaderboardWarm.then(({ made, cpuMs, end }) => {
+      // Not once closed: the log file is closed with the service.
+      if (!closed) app.log.info({ made, cpuMs: Math.round(cpuMs), end }, 'statistics index warmed');
+    });
     // Orders the market committed before a crash but never copied are copied now, once.
     catchUpSourceOrders(db, engine);
     live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;
@@ -189,6 +197,7 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   if (!inBackground) startWork();
   app.addHook('onClose', async () => {
     closed = true;
+    warmUp?.stop();
     await preparation.stop();
     live?.stop();
     await feed?.stop();
