@@ -6,19 +6,29 @@
 // BENCH_RECORDS_2M changes the large store's size; BENCH_ONLY=mixed runs the mixed load alone.
 // Every load prints the service's CPU per request.
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { filterStatistics } from '../../src/service/statistics/queries/statistic-filters';
 import { statisticsIndexOf } from '../../src/service/statistics/index/statistics-index';
+import { warmIndex } from '../../src/service/statistics/index/warm-up';
 import { statisticFields } from '../../src/service/store/fields';
 import { RANKING_KEYS } from '../../src/shared/api/statistics';
 import { seedDemoWorld } from '../../src/service/market/simulator';
 import { knownProtocols } from '../../src/service/market/catalogue';
 import { SeededRandom } from '../../src/service/fixture/random';
-import { startService, type BenchService } from './bench-process';
+import { startService, untilSettled, type BenchService } from './bench-process';
+import { printProfileSummary, type ProfileWindow } from './cpu-profile-summary';
 import { writeSyntheticStatistics } from './service-world';
 import {
   mixedRequests,
@@ -39,6 +49,17 @@ const RECORDS_2M = Number(process.env.BENCH_RECORDS_2M ?? 2_000_000);
 // the budget of that index (default COLUMN_BUDGET_BYTES; scale it to the records tried).
 const ALL_FIELDS = process.env.BENCH_ALL_FIELDS === '1';
 const COLUMN_BUDGET_MB = process.env.BENCH_COLUMN_BUDGET_MB;
+// The 2M part's store and service (issue #19, REST misses at 2,000,000 records):
+// BENCH_2M_DB=<file> keeps the store there and reuses it when present (writing it takes ~15 min);
+// BENCH_2M_PROFILE=<dir> runs the service under `node --cpu-prof` and prints its top functions per
+// load; BENCH_2M_LOADS=<n> runs the measured load n times in a row on the same service;
+// BENCH_2M_MEMORY=0 skips the in-process index and its memory (indexMB2M then not measured).
+const KEPT_2M_DB = process.env.BENCH_2M_DB;
+const PROFILE_2M = process.env.BENCH_2M_PROFILE;
+const LOADS_2M = Number(process.env.BENCH_2M_LOADS ?? 1);
+const MEMORY_2M = process.env.BENCH_2M_MEMORY !== '0';
+/** Seconds in a slice of the 2M load: its CPU per request is printed slice by slice. */
+const SLICE_S = 2;
 const CONNECTIONS = 10;
 const MIXED_CONNECTIONS = 16;
 const PROTOCOL = 'NOVA_ARB';
@@ -207,100 +228,174 @@ function reportGoals(r: Record<string, number>): void {
   goal('mixedErrors = 0', r.mixedErrors!, r.mixedErrors === 0);
 }
 
+/** The 2M part's store: written into a temporary folder, or kept at BENCH_2M_DB and reused. */
+function largeStoreFile(): { dbPath: string; apiKey: string; quantiles: Quantiles; cleanUp: () => void } {
+  const dir = KEPT_2M_DB ? null : mkdtempSync(join(tmpdir(), 'copydesk-bench-2m-'));
+  const dbPath = KEPT_2M_DB ? resolve(KEPT_2M_DB) : join(dir!, 'service.db');
+  const keyFile = `${dbPath}.api-key`;
+  const fresh = !existsSync(dbPath) || !existsSync(keyFile);
+  if (fresh) rmSync(dbPath, { force: true });
+  const db = openServiceDatabase(dbPath);
+  if (fresh) {
+    console.log(`writing ${RECORDS_2M} statistic records${KEPT_2M_DB ? ` into ${dbPath}` : ''}…`);
+    writeSyntheticStatistics(db, RECORDS_2M, Date.now());
+    writeFileSync(keyFile, createApiKey(db, new Date()), { mode: 0o600 });
+  } else {
+    const records = db.prepare('SELECT COUNT(*) FROM statistics WHERE gen_to IS NULL').pluck().get();
+    console.log(`reusing the store at ${dbPath} (${String(records)} records)`);
+  }
+  // The quantiles read the whole store (17 scans): kept next to a kept store.
+  const quantilesFile = `${dbPath}.quantiles.json`;
+  const quantiles =
+    KEPT_2M_DB && !fresh && existsSync(quantilesFile)
+      ? (JSON.parse(readFileSync(quantilesFile, 'utf8')) as Quantiles)
+      : quantilesOf(db);
+  if (KEPT_2M_DB) writeFileSync(quantilesFile, JSON.stringify(quantiles));
+  db.close();
+  return {
+    dbPath,
+    apiKey: readFileSync(keyFile, 'utf8'),
+    quantiles,
+    cleanUp: () => dir && rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /**
- * The REST load of new random bodies on RECORDS_2M records, and the index's memory there: built
- * in this process from the same store and measured as the heap and typed-array bytes it added
- * (after a garbage collection), once a run of random queries has made the permutations they use.
+ * The REST load of new random bodies on RECORDS_2M records, and the index's memory there (in
+ * this process, indexMemory). The load runs against the service as its own process, sliced
+ * every SLICE_S seconds (CPU per request in each slice), LOADS_2M times in a row.
  */
 async function largeStore(): Promise<Record<string, number>> {
-  const dir = mkdtempSync(join(tmpdir(), 'copydesk-bench-2m-'));
-  const dbPath = join(dir, 'service.db');
+  const { dbPath, apiKey, quantiles, cleanUp } = largeStoreFile();
   try {
-    console.log(`writing ${RECORDS_2M} statistic records…`);
-    const db = openServiceDatabase(dbPath);
-    writeSyntheticStatistics(db, RECORDS_2M, Date.now());
-    const apiKey = createApiKey(db, new Date());
-    const quantiles = quantilesOf(db);
-    const before = heapBytes();
-    const { budget } = statisticsIndexOf(db);
-    if (COLUMN_BUDGET_MB !== undefined) budget.limitBytes = Number(COLUMN_BUDGET_MB) * 1024 * 1024;
-    const built = performance.now();
-    const index = statisticsIndexOf(db).reloadAll();
-    const buildMs = performance.now() - built;
-    const random = new SeededRandom(3);
-    const protocols = knownProtocols();
-    const fields = [...allNumberFields(), ...RANKING_KEYS.map((k) => `ranking.${k}`)];
-    const queries = ALL_FIELDS ? protocols.length * fields.length : 300;
-    const cpu = process.cpuUsage();
-    for (let i = 0; i < queries; i += 1) {
-      const body = JSON.parse(randomRestBody(random, quantiles)) as {
-        queries: { value: string }[];
-        ranges: { fieldName: string; gte?: number; lte?: number }[];
-        sortBy: string;
-        sortType: 'asc' | 'desc';
-        pagination: { limit: number; offset: number };
-      };
-      const ranges = body.ranges.map(({ fieldName, ...b }) => ({ field: fieldName, ...b }));
-      // Every field of every window of one protocol, in turn: a sort by it (its column and order).
-      const field = fields[Math.floor(i / protocols.length) % fields.length]!;
-      filterStatistics(db, {
-        protocol: ALL_FIELDS ? protocols[i % protocols.length]! : random.pick(protocols),
-        conditions: ALL_FIELDS
-          ? [{ from: 'ranges', list: ranges }]
-          : [
-              { from: 'queries', list: [{ field: 'type', match: body.queries[0]!.value }] },
-              { from: 'ranges', list: ranges },
-            ],
-        sort: { field: ALL_FIELDS ? field : body.sortBy, direction: body.sortType },
-        ...body.pagination,
-        withRanking: true,
-      });
-    }
-    const { user, system } = process.cpuUsage(cpu);
-    console.log(
-      `${queries} in-process queries${ALL_FIELDS ? ` naming all ${fields.length} numeric fields` : ''}: ` +
-        `${((user + system) / 1000 / queries).toFixed(2)} ms of CPU a query (first uses included); ` +
-        `column budget ${Math.round(budget.limitBytes / 1024 / 1024)} MB, ${Math.round(budget.heldBytes / 1024 / 1024)} MB held, ` +
-        `${budget.released} parts released`,
+    const indexMB = MEMORY_2M ? await indexMemory(dbPath, quantiles) : NaN;
+    const profileDir = PROFILE_2M ? resolve(PROFILE_2M) : null;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const service = await startService(
+      dbPath,
+      [],
+      profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
     );
-    const indexMB = (heapBytes() - before) / 1024 / 1024;
-    console.log(
-      `index at ${RECORDS_2M} records: built in ${Math.round(buildMs)} ms, ${Math.round(indexMB)} MB measured ` +
-        `(its own count: ${Math.round(index.bytes() / 1024 / 1024)} MB)`,
-    );
-    const perRecord = Object.entries(index.bytesByKind())
-      .map(([kind, bytes]) => `${kind} ${(bytes / index.size).toFixed(1)}`)
-      .join(', ');
-    console.log(
-      `bytes a record by what holds them (its own count): ${perRecord}; measured ${((indexMB * 1024 * 1024) / index.size).toFixed(1)}`,
-    );
-    const fileBytes = statisticsIndexOf(db).columnFileBytes();
-    console.log(
-      `column files on disk (every column a population does not hold from the start): ${Math.round(fileBytes / 1024 / 1024)} MB ` +
-        `(${(fileBytes / index.size).toFixed(1)} bytes a record)`,
-    );
-    db.close();
-    const service = await startService(dbPath);
+    const windows: ProfileWindow[] = [];
+    const loads: Awaited<ReturnType<typeof load>>[] = [];
     try {
-      const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-      // The first request waits for the index to be built; the warm-up absorbs it.
-      const miss = await load(
-        `public statistic filter at ${RECORDS_2M} records, a new random body every request`,
-        restMisses(service.url, headers, quantiles, 4),
-        { service },
+      // What the service does after listening (its statistics index's warm-up, warm-up.ts) is
+      // left to end before the load, as a deployment has done by the time traffic comes.
+      const settled = await untilSettled(service);
+      console.log(
+        `the service settled ${(settled.waitedMs / 1000).toFixed(1)} s after listening, ` +
+          `${Math.round(settled.cpuMs)} ms of CPU meanwhile (its statistics index's warm-up)`,
       );
-      return {
-        missRps2M: miss.rps,
-        missP99Ms2M: miss.p99,
-        missCpuMsPerRequest2M: miss.cpuMsPerRequest,
-        indexMB2M: Math.round(indexMB),
-      };
+      const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
+      for (let run = 1; run <= LOADS_2M; run += 1) {
+        const label = `public statistic filter at ${RECORDS_2M} records, a new random body every request`;
+        const fromS = service.sinceStartS();
+        loads.push(
+          await load(
+            LOADS_2M > 1 ? `${label} (load ${run} of ${LOADS_2M} on one service)` : label,
+            restMisses(service.url, headers, quantiles, 4 + 10 * (run - 1)),
+            { service, sliceS: SLICE_S },
+          ),
+        );
+        windows.push({ label: `2M load ${run}`, fromS, toS: service.sinceStartS() });
+      }
     } finally {
       await service.stop();
     }
+    if (profileDir) {
+      const file = readdirSync(profileDir).find((n) => n.includes(`.${service.pid}.`));
+      if (file) printProfileSummary(join(profileDir, file), 40, windows);
+      else console.log(`no CPU profile of process ${service.pid} in ${profileDir}`);
+    }
+    const miss = loads[0]!;
+    return {
+      missRps2M: miss.rps,
+      missP99Ms2M: miss.p99,
+      missCpuMsPerRequest2M: miss.cpuMsPerRequest,
+      indexMB2M: Math.round(indexMB),
+    };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    cleanUp();
   }
+}
+
+/**
+ * The index's memory at RECORDS_2M records: built in this process from the store and measured as
+ * the heap and typed-array bytes it added (after a garbage collection), once warmed as the
+ * service warms it and once a run of random queries has made the columns and permutations they use.
+ */
+async function indexMemory(dbPath: string, quantiles: Quantiles): Promise<number> {
+  const db = openServiceDatabase(dbPath);
+  const before = heapBytes();
+  const { budget } = statisticsIndexOf(db);
+  if (COLUMN_BUDGET_MB !== undefined) budget.limitBytes = Number(COLUMN_BUDGET_MB) * 1024 * 1024;
+  const built = performance.now();
+  const index = statisticsIndexOf(db).reloadAll();
+  const buildMs = performance.now() - built;
+  // The warm-up the service runs after building its index (warm-up.ts), here to its end, so that
+  // the memory measured is what a service holds once warmed and has served these queries.
+  const warming = warmIndex(statisticsIndexOf(db));
+  const warmed = await warming.leaderboardWarm;
+  warming.stop();
+  console.log(
+    `the index's warm-up (leaderboard fields${warmed.end === 'budget' ? ', stopped at its share of the budget' : ''}): ` +
+      `${warmed.made} columns and permutations made, ${Math.round(warmed.cpuMs)} ms of CPU, ` +
+      `${Math.round(budget.heldBytes / 1024 / 1024)} MB held under the column budget`,
+  );
+  const random = new SeededRandom(3);
+  const protocols = knownProtocols();
+  const fields = [...allNumberFields(), ...RANKING_KEYS.map((k) => `ranking.${k}`)];
+  const queries = ALL_FIELDS ? protocols.length * fields.length : 300;
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < queries; i += 1) {
+    const body = JSON.parse(randomRestBody(random, quantiles)) as {
+      queries: { value: string }[];
+      ranges: { fieldName: string; gte?: number; lte?: number }[];
+      sortBy: string;
+      sortType: 'asc' | 'desc';
+      pagination: { limit: number; offset: number };
+    };
+    const ranges = body.ranges.map(({ fieldName, ...b }) => ({ field: fieldName, ...b }));
+    // Every field of every window of one protocol, in turn: a sort by it (its column and order).
+    const field = fields[Math.floor(i / protocols.length) % fields.length]!;
+    filterStatistics(db, {
+      protocol: ALL_FIELDS ? protocols[i % protocols.length]! : random.pick(protocols),
+      conditions: ALL_FIELDS
+        ? [{ from: 'ranges', list: ranges }]
+        : [
+            { from: 'queries', list: [{ field: 'type', match: body.queries[0]!.value }] },
+            { from: 'ranges', list: ranges },
+          ],
+      sort: { field: ALL_FIELDS ? field : body.sortBy, direction: body.sortType },
+      ...body.pagination,
+      withRanking: true,
+    });
+  }
+  const { user, system } = process.cpuUsage(cpu);
+  console.log(
+    `${queries} in-process queries${ALL_FIELDS ? ` naming all ${fields.length} numeric fields` : ''}: ` +
+      `${((user + system) / 1000 / queries).toFixed(2)} ms of CPU a query (first uses included); ` +
+      `column budget ${Math.round(budget.limitBytes / 1024 / 1024)} MB, ${Math.round(budget.heldBytes / 1024 / 1024)} MB held, ` +
+      `${budget.released} parts released`,
+  );
+  const indexMB = (heapBytes() - before) / 1024 / 1024;
+  console.log(
+    `index at ${RECORDS_2M} records: built in ${Math.round(buildMs)} ms, ${Math.round(indexMB)} MB measured ` +
+      `(its own count: ${Math.round(index.bytes() / 1024 / 1024)} MB)`,
+  );
+  const perRecord = Object.entries(index.bytesByKind())
+    .map(([kind, bytes]) => `${kind} ${(bytes / index.size).toFixed(1)}`)
+    .join(', ');
+  console.log(
+    `bytes a record by what holds them (its own count): ${perRecord}; measured ${((indexMB * 1024 * 1024) / index.size).toFixed(1)}`,
+  );
+  const fileBytes = statisticsIndexOf(db).columnFileBytes();
+  console.log(
+    `column files on disk (every column a population does not hold from the start): ${Math.round(fileBytes / 1024 / 1024)} MB ` +
+      `(${(fileBytes / index.size).toFixed(1)} bytes a record)`,
+  );
+  db.close();
+  return indexMB;
 }
 
 /**
@@ -444,17 +539,33 @@ async function load(
     connections = CONNECTIONS,
     duration = DURATION_S,
     failOnErrors = true,
+    sliceS,
   }: {
     warmUp?: boolean;
     service?: BenchService;
     connections?: number;
     duration?: number;
     failOnErrors?: boolean;
+    /** Print the service's CPU per request every sliceS seconds (and the warm-up's). */
+    sliceS?: number;
   } = {},
 ) {
-  if (warmUp) await autocannon({ ...target, connections, duration: 2 });
+  const warmUpCpu = service?.cpuMs() ?? 0;
+  if (warmUp) {
+    const w = await autocannon({ ...target, connections, duration: 2 });
+    if (sliceS && service)
+      console.log(
+        `  warm-up (2 s): ${w.requests.total} requests, service CPU ` +
+          `${((service.cpuMs() - warmUpCpu) / Math.max(1, w.requests.total)).toFixed(2)} ms per request`,
+      );
+  }
   const cpuBefore = service?.cpuMs() ?? 0;
-  const r = await autocannon({ ...target, connections, duration });
+  // Without a callback autocannon returns its tracker made thenable: both an emitter and a promise.
+  const run = autocannon({ ...target, connections, duration }) as unknown as autocannon.Instance &
+    Promise<autocannon.Result>;
+  const stopSlices = sliceS && service ? printSlices(run, service, sliceS) : () => undefined;
+  const r = await run;
+  stopSlices();
   const cpuMs = (service?.cpuMs() ?? 0) - cpuBefore;
   const failures = r.non2xx + r.errors + r.timeouts;
   const cpuMsPerRequest = r.requests.total > 0 ? Math.round((cpuMs / r.requests.total) * 1000) / 1000 : 0;
@@ -474,6 +585,30 @@ async function load(
   if (failOnErrors && failures > 0)
     throw new Error(`${label}: ${failures} requests failed; the figures would be wrong`);
   return out;
+}
+
+/**
+ * Prints, every `sliceS` seconds of a running load, its requests, their p99 and the service's CPU
+ * per request in that slice: a cost that falls as the load goes on is the service warming up.
+ */
+function printSlices(run: autocannon.Instance, service: BenchService, sliceS: number): () => void {
+  let latencies: number[] = [];
+  let cpu = service.cpuMs();
+  let slice = 0;
+  run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  const timer = setInterval(() => {
+    const now = service.cpuMs();
+    const sorted = latencies.sort((a, b) => a - b);
+    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN;
+    slice += 1;
+    console.log(
+      `  ${(slice - 1) * sliceS}–${slice * sliceS} s: ${sorted.length} requests, p99 ${Math.round(p99)} ms, ` +
+        `service CPU ${((now - cpu) / Math.max(1, sorted.length)).toFixed(2)} ms per request`,
+    );
+    latencies = [];
+    cpu = now;
+  }, sliceS * 1000);
+  return () => clearInterval(timer);
 }
 
 // The answers' shapes as far as the checks below look.

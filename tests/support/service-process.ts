@@ -11,13 +11,17 @@ export interface ServiceProcess {
 
 /**
  * The local service on `dbPath` as its own process, as the terminal runs it: an ephemeral port,
- * no seeding; `args` are added to the command line. The child is returned at once so that the
- * caller can track it for clean-up before the service listens.
+ * no seeding; `args` are added to the command line, `nodeArgs` to Node's (e.g. `--cpu-prof`).
+ * The child is returned at once so that the caller can track it for clean-up before it listens.
  */
-export function spawnServiceProcess(dbPath: string, args: readonly string[] = []): ServiceProcess {
+export function spawnServiceProcess(
+  dbPath: string,
+  args: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
+): ServiceProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/service/cli.ts', '--db', dbPath, '--port', '0', '--empty', ...args],
+    [...nodeArgs, '--import', 'tsx', 'src/service/cli.ts', '--db', dbPath, '--port', '0', '--empty', ...args],
     // Were a caller to turn the venue feed on, it would reach no venue unless told where (flags).
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...OFFLINE_VENUE_ENV, ...process.env } },
   );
