@@ -1,6 +1,6 @@
 import { narrowestRange, type IndexCondition, type OrderRange } from './conditions';
 import { pageOfMatches, type SortTerm } from './page';
-import type { Population } from './population';
+import type { Permutation, Population } from './population';
 
 /**
  * Below this share of a population (1/16), the narrowest stretch is read record by record
@@ -10,6 +10,59 @@ import type { Population } from './population';
 const NARROW_SHARE = 16;
 
 let other = new Int32Array(0);
+
+/** Cumulative bitmaps kept per permutation: the finer, the fewer bits a bound sets by hand. */
+const STEPS = 64;
+
+/**
+ * Cumulative bitmaps of sorted permutations, kept by a caller for its populations: for each
+ * permutation, the records at places [q·step, n) for 65 steps q, so that a stretch is two copies
+ * and at most two steps of single bits rather than up to half the population's bits (the
+ * terminal's datasets keep one per dataset and count its bytes; 65 bitmaps a column, 1.6 MB at
+ * 200,000 records). Keyed by the permutation itself: one made again is a new key, and the old
+ * one's bitmaps go with it.
+ */
+export class StretchBitmaps {
+  private readonly kept = new WeakMap<Permutation, { step: number; sets: Int32Array[] }>();
+  /** Bytes of the bitmaps made (they stay while their permutation does). */
+  bytes = 0;
+
+  /** The records at places [from, to) of `order` into `bits[0..words)`. */
+  stretch(order: Permutation, from: number, to: number, bits: Int32Array, words: number): void {
+    const { step, sets } = this.of(order, words);
+    const n = order.length;
+    const qa = Math.ceil(from / step);
+    const qb = Math.ceil(to / step);
+    const a = sets[qa] as Int32Array;
+    const b = sets[qb] as Int32Array;
+    for (let w = 0; w < words; w += 1) bits[w] = (a[w] as number) & ~(b[w] as number);
+    setPlaces(bits, order, from, Math.min(qa * step, to));
+    const end = Math.min(qb * step, n);
+    for (let p = Math.max(to, qa * step); p < end; p += 1) {
+      const row = order[p] as number;
+      bits[row >>> 5] = (bits[row >>> 5] as number) & ~(1 << (row & 31));
+    }
+  }
+
+  private of(order: Permutation, words: number): { step: number; sets: Int32Array[] } {
+    let made = this.kept.get(order);
+    if (made) return made;
+    const n = order.length;
+    const step = Math.max(1, Math.ceil(n / STEPS));
+    const count = Math.ceil(n / step) + 1;
+    const sets = new Array<Int32Array>(count);
+    const running = new Int32Array(words);
+    sets[count - 1] = running.slice();
+    for (let q = count - 2; q >= 0; q -= 1) {
+      setPlaces(running, order, q * step, Math.min(n, (q + 1) * step));
+      sets[q] = running.slice();
+    }
+    made = { step, sets };
+    this.kept.set(order, made);
+    this.bytes += count * words * 4;
+    return made;
+  }
+}
 
 /**
  * The records meeting `conditions` when every one is a plain numeric bound (`gte`, `gt`, `lte`,
@@ -27,6 +80,8 @@ let other = new Int32Array(0);
 export function boundMatches(
   population: Population,
   conditions: readonly IndexCondition[],
+  /** Cumulative bitmaps kept by the caller (faster, at 1.6 MB a column at 200,000 records). */
+  kept: StretchBitmaps | null = null,
 ): BoundMatches | null {
   const n = population.size;
   if (conditions.length === 0) return null;
@@ -43,9 +98,9 @@ export function boundMatches(
   const words = (n + 31) >>> 5;
   if (other.length < words) other = new Int32Array(words);
   const bits = new Int32Array(words);
-  stretchBits(population, narrowest, bits, words);
+  stretchBits(population, narrowest, bits, words, kept);
   for (let s = 1; s < stretches.length; s += 1) {
-    stretchBits(population, stretches[s] as OrderRange, other, words);
+    stretchBits(population, stretches[s] as OrderRange, other, words, kept);
     for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (other[w] as number);
   }
   return new BoundMatches(bits);
@@ -135,8 +190,18 @@ function isPlainBound(population: Population, c: IndexCondition): boolean {
 }
 
 /** The records at places [from, to) of the stretch's order, as bits into `bits[0..words)`. */
-function stretchBits(population: Population, stretch: OrderRange, bits: Int32Array, words: number): void {
+function stretchBits(
+  population: Population,
+  stretch: OrderRange,
+  bits: Int32Array,
+  words: number,
+  kept: StretchBitmaps | null,
+): void {
   const order = population.ascending(stretch.field);
+  if (kept) {
+    kept.stretch(order, stretch.from, stretch.to, bits, words);
+    return;
+  }
   const n = order.length;
   bits.fill(0, 0, words);
   if ((stretch.to - stretch.from) * 2 <= n) {

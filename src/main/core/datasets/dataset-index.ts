@@ -8,6 +8,7 @@ import {
   matchingRecords,
   pageOfMatches,
   Population,
+  StretchBitmaps,
   type IndexCondition,
 } from '../../../shared/statistics-index';
 import { fieldKind } from './fields';
@@ -54,6 +55,8 @@ export class DatasetIndex {
   private population: Population;
   /** Counts the columns and permutations the population makes (never releases: no limit). */
   private budget = new ColumnBudget(Infinity);
+  /** The cumulative bitmaps of the permutations wide bounds are matched over (bound-bits.ts). */
+  private bitmaps = new StretchBitmaps();
   /** Bytes of the population's texts (they do not change once it is made). */
   private textBytes: number;
   private readonly filters = new Map<string, Filter>();
@@ -72,7 +75,8 @@ export class DatasetIndex {
 
   /** Bytes held in memory (the worker keeps a bounded number of datasets loaded). */
   memoryBytes(): number {
-    let bytes = this.budget.heldBytes + this.textBytes + this.recordCache.size * RECORD_BYTES;
+    let bytes = this.budget.heldBytes + this.bitmaps.bytes + this.textBytes;
+    bytes += this.recordCache.size * RECORD_BYTES;
     bytes += (this.seqColumn?.byteLength ?? 0) + (this.everyRecord?.byteLength ?? 0);
     for (const filter of this.filters.values())
       bytes += filter.bits ? filter.bits.byteLength : filter.matches.byteLength;
@@ -177,7 +181,7 @@ export class DatasetIndex {
       return { conditions, bits: null, matches: this.everyRecord };
     }
     this.prepare(conditionFields(conditions));
-    const bits = boundMatches(this.population, conditions);
+    const bits = boundMatches(this.population, conditions, this.bitmaps);
     const filter: Filter = bits
       ? { conditions, bits, matches: null }
       : { conditions, bits: null, matches: matchingRecords(this.population, conditions) };
@@ -196,6 +200,7 @@ export class DatasetIndex {
       const held = Object.fromEntries(this.population.heldNumbers);
       const ids = this.population.text('id');
       this.budget = new ColumnBudget(Infinity);
+      this.bitmaps = new StretchBitmaps();
       this.population = this.makePopulation({ id: ids, account: this.source.texts('accounts') }, held);
       this.textBytes = this.countTextBytes();
     }

@@ -8,6 +8,7 @@ import {
   matchingRecords,
   pageOfMatches,
   Population,
+  StretchBitmaps,
   type IndexCondition,
 } from '../../../../src/shared/statistics-index';
 
@@ -71,9 +72,13 @@ describe('bounds as bitmaps', () => {
         fc.boolean(),
         fc.integer({ min: 0, max: 60 }),
         fc.integer({ min: 1, max: 60 }),
-        (columns, conditions, sortField, desc, offset, limit) => {
+        fc.boolean(),
+        (columns, conditions, sortField, desc, offset, limit, keep) => {
           const population = populationOf(columns);
-          const bits = boundMatches(population, conditions);
+          // With kept cumulative bitmaps (asked twice: made, then reused) or without.
+          const kept = keep ? new StretchBitmaps() : null;
+          if (kept) boundMatches(population, conditions, kept);
+          const bits = boundMatches(population, conditions, kept);
           const expected = matchingRecords(population, conditions);
           if (bits === null) {
             // Declined only when the narrowest bound keeps under a sixteenth of the records.
