@@ -259,31 +259,35 @@ function firstInOrder(
       ? lead.field === population.tieField
       : terms.length === 2 && terms[1]!.field === population.tieField && !terms[1]!.desc);
   if (walkable && matches.length * 8 > population.size) return walk(population, matches, lead, wanted);
-  return smallest(matches, wanted, rowComparator(population, terms, matches));
+  const { compare, keys } = rowComparator(population, terms, matches);
+  return keys ? smallestByKey(matches, wanted, keys, compare) : smallest(matches, wanted, compare);
 }
+
+let members = new Uint32Array(1024);
+let stamp = 0;
 
 /**
  * The matches met first along the lead column's order: ascending is its permutation; descending
  * reads it backwards a run of equal values at a time, each run forwards, so ties stay in record
  * order and missing values (first ascending) come last.
  */
-let members = new Uint8Array(1024);
-
 function walk(population: Population, matches: Uint32Array, lead: SortTerm, wanted: number): number[] {
-  // One marking array for every walk, cleared after each: a new one per query was garbage.
-  if (members.length < population.size) members = new Uint8Array(population.size);
-  const member = members;
-  for (const row of matches) member[row] = 1;
-  try {
-    return walkMarked(population, member, matches.length, lead, wanted);
-  } finally {
-    for (const row of matches) member[row] = 0;
+  // One marking array for every walk, a new stamp for each: a match is a row marked with the
+  // walk's stamp, so nothing is cleared after it (a new array per query was garbage).
+  if (members.length < population.size || stamp === 0xffffffff) {
+    members = new Uint32Array(Math.max(members.length, population.size));
+    stamp = 0;
   }
+  stamp += 1;
+  const member = members;
+  for (let i = 0; i < matches.length; i += 1) member[matches[i] as number] = stamp;
+  return walkMarked(population, member, stamp, matches.length, lead, wanted);
 }
 
 function walkMarked(
   population: Population,
-  member: Uint8Array,
+  member: Uint32Array,
+  mark: number,
   matched: number,
   lead: SortTerm,
   wanted: number,
@@ -294,7 +298,7 @@ function walkMarked(
   if (!lead.desc) {
     for (let p = 0; p < order.length && out.length < take; p += 1) {
       const row = order[p] as number;
-      if (member[row] === 1) out.push(row);
+      if (member[row] === mark) out.push(row);
     }
     return out;
   }
@@ -316,7 +320,7 @@ function walkMarked(
     } else while (start > 0 && same!(order[start - 1] as number, order[end - 1] as number)) start -= 1;
     for (let p = start; p < end && out.length < take; p += 1) {
       const row = order[p] as number;
-      if (member[row] === 1) out.push(row);
+      if (member[row] === mark) out.push(row);
     }
     end = start;
   }
@@ -342,7 +346,11 @@ function sameValue(population: Population, field: string): (a: number, b: number
  * The `wanted` smallest rows under `compare`, in order: all of them sorted when few, else a
  * bounded max-heap of the best so far (m log k), sorted at the end.
  */
-function smallest(rows: Uint32Array, wanted: number, compare: (a: number, b: number) => number): number[] {
+function smallest(
+  rows: Uint32Array | readonly number[],
+  wanted: number,
+  compare: (a: number, b: number) => number,
+): number[] {
   if (rows.length <= wanted * 4) return Array.from(rows).sort(compare).slice(0, wanted);
   const heap: number[] = [];
   for (const row of rows) {
@@ -395,10 +403,10 @@ function rowComparator(
   population: Population,
   terms: readonly SortTerm[],
   rows: Uint32Array,
-): (a: number, b: number) => number {
+): { compare: (a: number, b: number) => number; keys: Float64Array | null } {
   const rest = termsComparator(population, terms.slice(1));
   const lead = terms[0];
-  if (lead === undefined) return rest;
+  if (lead === undefined) return { compare: rest, keys: null };
   if (leadKeys.length < population.size) leadKeys = new Float64Array(population.size);
   const keys = leadKeys;
   const sign = lead.desc ? -1 : 1;
@@ -411,13 +419,77 @@ function rowComparator(
     } else for (const row of rows) keys[row] = sign * numberKey(codes[row] as number);
   } else if (lead.field === population.tieField) {
     for (const row of rows) keys[row] = sign * row;
-  } else return termsComparator(population, terms);
-  return (a, b) => {
-    const x = keys[a] as number;
-    const y = keys[b] as number;
-    if (x !== y) return x < y ? -1 : 1;
-    return rest(a, b);
+  } else return { compare: termsComparator(population, terms), keys: null };
+  return {
+    compare: (a, b) => {
+      const x = keys[a] as number;
+      const y = keys[b] as number;
+      if (x !== y) return x < y ? -1 : 1;
+      return rest(a, b);
+    },
+    keys,
   };
+}
+
+let selection = new Float64Array(1024);
+
+/**
+ * The `wanted` smallest rows under `compare`, whose lead keys (by row) are `keys`: the
+ * wanted-th smallest key is found by selection over a copy of the matches' keys (linear), and
+ * only the rows at or below it are sorted. A heap over thousands of matches called the
+ * comparator thousands of times a query.
+ */
+function smallestByKey(
+  rows: Uint32Array,
+  wanted: number,
+  keys: Float64Array,
+  compare: (a: number, b: number) => number,
+): number[] {
+  const m = rows.length;
+  if (m <= wanted) return Array.from(rows).sort(compare);
+  if (selection.length < m) selection = new Float64Array(m);
+  const copy = selection;
+  for (let i = 0; i < m; i += 1) copy[i] = keys[rows[i] as number] as number;
+  const limit = kthSmallest(copy, m, wanted - 1);
+  const picked: number[] = [];
+  for (let i = 0; i < m; i += 1) {
+    const row = rows[i] as number;
+    if ((keys[row] as number) <= limit) picked.push(row);
+  }
+  // Many ties at the limit (missing values, small integers) may pick far more than wanted.
+  if (picked.length > wanted * 4) return smallest(picked, wanted, compare);
+  return picked.sort(compare).slice(0, wanted);
+}
+
+/** The k-th smallest (from 0) of the first `n` values of `a`, which it reorders (quickselect). */
+function kthSmallest(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const x = a[lo] as number;
+    const y = a[(lo + hi) >>> 1] as number;
+    const z = a[hi] as number;
+    // The median of three as pivot.
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i += 1;
+      while ((a[j] as number) > pivot) j -= 1;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i += 1;
+        j -= 1;
+      }
+    }
+    // [lo, j] ≤ pivot ≤ [i, hi], and what lies between equals the pivot.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k] as number;
+  }
+  return a[k] as number;
 }
 
 /** Order of two records of one population under `terms` read as values; then record order. */
