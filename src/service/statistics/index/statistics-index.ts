@@ -14,8 +14,16 @@ const NUMBER_FIELDS = Object.entries(statisticFields)
   .map(([field, spec]) => ({ field, sql: spec.sql }));
 /** The generation a record was written in: where its stored JSON is found (stored-json.ts). */
 export const GEN_FROM_COLUMN = '$genFrom';
+/**
+ * The rowid of the record's stored JSON in `statistic_json` (NaN when it has none): a page reads
+ * its records by rowid, one B-tree descent each instead of one through the key's index and one
+ * through the table (render-rows.ts, storedRowsJson).
+ */
+export const JSON_ROWID_COLUMN = '$jsonRowid';
+const JSON_ROWID_SQL = `(SELECT j.rowid FROM statistic_json AS j WHERE j.protocol = statistics.protocol
+  AND j.type = statistics.type AND j.id = statistics.id AND j.gen_from = statistics.gen_from)`;
 
-const SELECT_COLUMNS = `id, account, gen_from, ${NUMBER_FIELDS.map((f) => f.sql).join(', ')}`;
+const SELECT_COLUMNS = `id, account, gen_from, ${NUMBER_FIELDS.map((f) => f.sql).join(', ')}, ${JSON_ROWID_SQL}`;
 const SELECT_POPULATION = `SELECT ${SELECT_COLUMNS}
   FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS} ORDER BY id`;
 const SELECT_ROWS = `SELECT ${SELECT_COLUMNS} FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS}
@@ -27,7 +35,7 @@ const RANKING_COLUMNS = RANKING_KEYS.map((k) => ({ field: `ranking.${k}`, sql: `
  * the population's column file until a query names them (docs/statistics.md, "Columns made on
  * demand").
  */
-const HELD_FIELDS = new Set([GEN_FROM_COLUMN, ...RANKING_COLUMNS.map((c) => c.field)]);
+const HELD_FIELDS = new Set([GEN_FROM_COLUMN, JSON_ROWID_COLUMN, ...RANKING_COLUMNS.map((c) => c.field)]);
 const SELECT_RANKINGS = `SELECT id, ${RANKING_COLUMNS.map((c) => c.sql).join(', ')}
   FROM statistics WHERE protocol = ? AND type = ? AND ${CURRENT_ROWS} ORDER BY id`;
 
@@ -99,6 +107,16 @@ export class StatisticsIndex {
     for (const [name, event, call] of triggers) {
       db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS statistics_index_${name} AFTER ${event} ON main.statistics
         BEGIN SELECT ${call}; END`);
+    }
+    // A record's stored JSON written again (OR REPLACE) gets a new rowid: the record is read again
+    // too, so that the current populations always hold the rowids of their records' JSON.
+    for (const [name, event, row] of [
+      ['insert', 'INSERT', 'NEW'],
+      ['delete', 'DELETE', 'OLD'],
+      ['update', 'UPDATE', 'NEW'],
+    ]) {
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS statistics_index_json_${name} AFTER ${event} ON main.statistic_json
+        BEGIN SELECT ${ROW_CHANGED}(${row}.protocol, ${row}.type, ${row}.id); END`);
     }
   }
 
@@ -260,6 +278,7 @@ const splitKey = (key: string): [string, string] => {
 const FRESH_AT = new Map<string, number>([
   [GEN_FROM_COLUMN, 2],
   ...NUMBER_FIELDS.map((f, c): [string, number] => [f.field, c + 3]),
+  [JSON_ROWID_COLUMN, NUMBER_FIELDS.length + 3],
 ]);
 
 /**

@@ -2,7 +2,7 @@ import type { NumberColumn, Population, RecordRef } from '../../../shared/statis
 import { prepareCached } from '../../../node/sqlite';
 import type { ServiceDb } from '../../store/database';
 import { RANKING_KEYS } from '../../../shared/api/statistics';
-import { GEN_FROM_COLUMN } from '../index/statistics-index';
+import { GEN_FROM_COLUMN, JSON_ROWID_COLUMN } from '../index/statistics-index';
 import { pageWithStoredJson } from '../store/stored-json';
 import { statisticJsonSql } from '../store/json-rows';
 
@@ -179,13 +179,62 @@ function rankingColumns(population: Population): NumberColumn[] {
 const rankingColumnsOf = new WeakMap<Population, NumberColumn[]>();
 
 /**
- * The stored JSON (UTF-8 bytes) of records of any generation a point in time still sees, found
- * by their full key, in the page's order (stored-json.ts).
+ * The stored JSON (UTF-8 bytes) of records of any generation a point in time still sees, in the
+ * page's order (stored-json.ts). A page of at most MAX_BY_ROWID records is read by the rowids the
+ * index holds, each checked against the record's generation; should one not be found (JSON
+ * written again since its population was read, or none stored), the page is read by full key.
  */
 export function storedRowsJson(db: ServiceDb, refs: readonly RecordRef[]): Uint8Array[] {
   if (refs.length === 0) return [];
+  if (refs.length <= MAX_BY_ROWID) {
+    const rows = byRowidStatement(db, refs.length).all(rowidParams(refs)) as Uint8Array[];
+    if (rows.length === refs.length) return rows;
+  }
   return storedRowsStatement(db).all(keysParam(refs, true)) as Uint8Array[];
 }
+
+/**
+ * Pages longer than this are read by key: a statement per page length is held, and search-after
+ * batches (up to thousands of records) are not where a request's time goes.
+ */
+const MAX_BY_ROWID = 100;
+
+/** Each record's JSON rowid and generation, as the by-rowid statement binds them (a missing rowid as null). */
+function rowidParams(refs: readonly RecordRef[]): (number | null)[] {
+  const params = new Array<number | null>(refs.length * 2);
+  for (let i = 0; i < refs.length; i += 1) {
+    const { population, row } = refs[i] as RecordRef;
+    const rowid = population.number(JSON_ROWID_COLUMN).at(row);
+    params[2 * i] = Number.isNaN(rowid) ? null : rowid;
+    params[2 * i + 1] = population.number(GEN_FROM_COLUMN).at(row);
+  }
+  return params;
+}
+
+/**
+ * The by-rowid statement for pages of `length` records, held per database and length: the page's
+ * (rowid, generation) pairs as `?` parameters, so that neither a JSON parameter (json_each and
+ * json_extract of each key) nor the key's index is read. A record whose rowid now holds another
+ * generation's JSON is left out, and the caller reads the page by key.
+ */
+function byRowidStatement(db: ServiceDb, length: number) {
+  let statements = byRowidStatements.get(db);
+  if (!statements) byRowidStatements.set(db, (statements = []));
+  let statement = statements[length];
+  if (!statement) {
+    const values = Array.from({ length }, (_, i) => `(${i}, ?, ?)`).join(', ');
+    statement = db
+      .prepare(
+        `WITH page(at, r, g) AS (VALUES ${values})
+         SELECT CAST(j.json AS BLOB) FROM page JOIN statistic_json AS j ON j.rowid = page.r AND j.gen_from = page.g
+         ORDER BY page.at`,
+      )
+      .pluck();
+    statements[length] = statement;
+  }
+  return statement;
+}
+const byRowidStatements = new WeakMap<ServiceDb, ReturnType<ServiceDb['prepare']>[]>();
 
 /** The statement of storedRowsJson, held per database: its text is long, and hashing it on every page cost more than holding it. */
 function storedRowsStatement(db: ServiceDb) {
