@@ -1,4 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { RotatingLogFile } from '../node/log-file';
 import type { ServiceConfig } from './config';
 import { authRoutes } from './http/routes/auth';
@@ -95,6 +101,42 @@ const requestSerializer = (req: { method?: string; url?: string; id?: unknown })
   url: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
 });
 
+/**
+ * The access log (docs/service.md, "The log"): one line per answered request with its method, path
+ * (no query string), status and time in milliseconds, and the request id every other line of the
+ * request carries; a request whose answer failed to be written is logged at `error` with it.
+ * Fastify's own request logging wrote two lines a request (`incoming request`, `request
+ * completed`), each through the serializers, the redaction and a synchronous write: 0.04–0.065 ms
+ * of CPU a request, a twentieth of a statistics miss. Fastify's other lines (its error handler, a
+ * route not found) are unchanged.
+ */
+class AccessLog extends LogController {
+  /** `enabled` false: the service has no logger (tests), and nothing is put together. */
+  constructor(private readonly enabled: boolean) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (!this.enabled) return;
+    const url = request.url;
+    const query = url.indexOf('?');
+    const line = {
+      method: request.method,
+      url: query < 0 ? url : url.slice(0, query),
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 function loggerOf(options: LocalServiceOptions): {
   logger: FastifyServerOptions['logger'];
   file: RotatingLogFile | null;
@@ -128,6 +170,8 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   const log = loggerOf(options);
   const app = Fastify({
     logger: log.logger,
+    // One access line a request, written when the answer is sent, not Fastify's two.
+    logController: new AccessLog(log.logger !== false),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
   });

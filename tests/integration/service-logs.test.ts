@@ -68,6 +68,24 @@ describe('the service log (docs/security.md, Logs)', () => {
     for (const name of readdirSync(logDir)) expect(modeOf(join(logDir, name))).toBe(0o600);
   });
 
+  it('writes one access line per request: method, path without its query, status, time, id', async () => {
+    const marker = `/health?probe=${Date.now()}`;
+    expect((await fetch(`${url}${marker}`)).status).toBe(200);
+    expect((await fetch(`${url}/no-such-route`)).status).toBe(404);
+    const lines = logText()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
+    const health = lines.filter((l) => l.url === '/health');
+    expect(health).toHaveLength(1);
+    expect(health[0]).toMatchObject({ msg: 'request completed', method: 'GET', statusCode: 200, level: 30 });
+    expect(typeof health[0]?.responseTime).toBe('number');
+    expect(typeof health[0]?.reqId).toBe('string');
+    expect(lines.filter((l) => l.url === '/no-such-route')).toMatchObject([{ statusCode: 404 }]);
+    expect(logText()).not.toContain('probe=');
+  });
+
   it('never writes the wallet key, a token or an API key', async () => {
     const privateKey = generatePrivateKey();
     const account = privateKeyToAccount(privateKey);
