@@ -1,4 +1,4 @@
-// npx tsx tests/bench/index-search.bench.ts <store.db> — the statistics index's search alone,
+// npm run bench:index-search -- <store.db> — the statistics index's search alone,
 // in-process (issue #19): CPU per query over random GraphQL-shaped searches (every population,
 // a protocol, a window or two, ranges, sometimes an `or`, one or two sorts) and random REST-shaped
 // filters (one protocol's populations), as bench:service-miss sends them, on a store that
@@ -45,7 +45,7 @@ function digest(seed: number, page: IndexPage): number {
 
 function main(): void {
   const path = process.argv[2];
-  if (!path) throw new Error('usage: npx tsx tests/bench/index-search.bench.ts <store.db>');
+  if (!path) throw new Error('usage: npm run bench:index-search -- <store.db>');
   const db = openServiceDatabase(path);
   // The quantiles read every value of 17 fields (a minute when the store is not cached): kept.
   const kept = `${path}.quantiles.json`;
