@@ -439,10 +439,29 @@ function keepWithin(rows: Uint32Array, count: number, bound: BoundCheck): number
 
 /** Keeps the first `count` rows of `rows` that pass `check`; how many are kept. */
 function keepPassing(rows: Uint32Array, count: number, check: Check): number {
+  if (check.kind === 'any' && check.of.every((c) => c.kind === 'bound'))
+    return keepWithinAny(rows, count, check.of as BoundCheck[]);
   let kept = 0;
   for (let i = 0; i < count; i += 1) {
     const row = rows[i] as number;
     if (passes(check, row)) rows[kept++] = row;
+  }
+  return kept;
+}
+
+/** Keeps the first `count` rows of `rows` whose code is within one of `bounds` (an `or` of bounds). */
+function keepWithinAny(rows: Uint32Array, count: number, bounds: readonly BoundCheck[]): number {
+  let kept = 0;
+  for (let i = 0; i < count; i += 1) {
+    const row = rows[i] as number;
+    for (let j = 0; j < bounds.length; j += 1) {
+      const b = bounds[j] as BoundCheck;
+      const v = b.codes[row] as number;
+      if (v >= b.lo && v <= b.hi) {
+        rows[kept++] = row;
+        break;
+      }
+    }
   }
   return kept;
 }

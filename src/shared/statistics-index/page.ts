@@ -391,6 +391,7 @@ const numberKey = (x: number): number => (x !== x ? -Infinity : x);
 
 /** The lead term's key of each match, by row (a scratch array the next query overwrites). */
 let leadKeys = new Float64Array(1024);
+let selection = new Float64Array(1024);
 
 /**
  * Order of two records of one population under `terms`; equal keys fall back to record order.
@@ -409,16 +410,27 @@ function rowComparator(
   if (lead === undefined) return { compare: rest, keys: null };
   if (leadKeys.length < population.size) leadKeys = new Float64Array(population.size);
   const keys = leadKeys;
+  // The same keys in the matches' order, for the selection (smallestByKey), in the same pass.
+  if (selection.length < rows.length) selection = new Float64Array(rows.length);
+  const copy = selection;
   const sign = lead.desc ? -1 : 1;
   if (population.kindOf(lead.field) === 'number') {
     const column = population.number(lead.field);
     const codes = column.codes;
     if (codes instanceof Int16Array || codes instanceof Int32Array) {
       // The missing value's code is the lowest: first ascending, as SQL orders NULL.
-      for (const row of rows) keys[row] = sign * (codes[row] as number);
-    } else for (const row of rows) keys[row] = sign * numberKey(codes[row] as number);
+      for (let i = 0; i < rows.length; i += 1) {
+        const row = rows[i] as number;
+        copy[i] = keys[row] = sign * (codes[row] as number);
+      }
+    } else {
+      for (let i = 0; i < rows.length; i += 1) {
+        const row = rows[i] as number;
+        copy[i] = keys[row] = sign * numberKey(codes[row] as number);
+      }
+    }
   } else if (lead.field === population.tieField) {
-    for (const row of rows) keys[row] = sign * row;
+    for (let i = 0; i < rows.length; i += 1) copy[i] = keys[rows[i] as number] = sign * (rows[i] as number);
   } else return { compare: termsComparator(population, terms), keys: null };
   return {
     compare: (a, b) => {
@@ -430,8 +442,6 @@ function rowComparator(
     keys,
   };
 }
-
-let selection = new Float64Array(1024);
 
 /**
  * The `wanted` smallest rows under `compare`, whose lead keys (by row) are `keys`: the
@@ -447,10 +457,8 @@ function smallestByKey(
 ): number[] {
   const m = rows.length;
   if (m <= wanted) return Array.from(rows).sort(compare);
-  if (selection.length < m) selection = new Float64Array(m);
-  const copy = selection;
-  for (let i = 0; i < m; i += 1) copy[i] = keys[rows[i] as number] as number;
-  const limit = kthSmallest(copy, m, wanted - 1);
+  // rowComparator wrote the matches' keys into `selection`, in their order.
+  const limit = kthSmallest(selection, m, wanted - 1);
   const picked: number[] = [];
   for (let i = 0; i < m; i += 1) {
     const row = rows[i] as number;
