@@ -30,10 +30,10 @@ const SELECT_ROWS = `SELECT ${SELECT_COLUMNS} FROM statistics WHERE protocol = ?
   AND id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 const RANKING_COLUMNS = RANKING_KEYS.map((k) => ({ field: `ranking.${k}`, sql: `"rk_${k}"` }));
 /**
- * The columns a population holds from the start: every page reads the generation (to find the
- * stored JSON) and the public filter's page renders all 19 percentiles. The other columns wait in
- * the population's column file until a query names them (docs/statistics.md, "Columns made on
- * demand").
+ * The columns a population holds from the start: every page reads the generation and the JSON
+ * rowid (to find the stored JSON) and the public filter's page renders all 19 percentiles. The
+ * other columns wait in the population's column file until a query names them
+ * (docs/statistics.md, "Columns made on demand").
  */
 const HELD_FIELDS = new Set([GEN_FROM_COLUMN, JSON_ROWID_COLUMN, ...RANKING_COLUMNS.map((c) => c.field)]);
 const SELECT_RANKINGS = `SELECT id, ${RANKING_COLUMNS.map((c) => c.sql).join(', ')}
