@@ -56,10 +56,10 @@ const page = (db: ServiceDb, protocol: string, window: string, field: string, de
     withRanking: true,
   });
 
-/** Polls `done` on the event loop (the warm-up runs between turns) until true or a second passes. */
+/** Polls `done` on the event loop (the warm-up runs between turns) until true, at most 10 s. */
 async function until(done: () => boolean): Promise<void> {
   const started = Date.now();
-  while (!done() && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 5));
+  while (!done() && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 5));
 }
 
 describe('statistics index warm-up', () => {
