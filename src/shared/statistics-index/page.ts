@@ -432,14 +432,19 @@ function rowComparator(
   } else if (lead.field === population.tieField) {
     for (let i = 0; i < rows.length; i += 1) copy[i] = keys[rows[i] as number] = sign * (rows[i] as number);
   } else return { compare: termsComparator(population, terms), keys: null };
-  return {
-    compare: (a, b) => {
-      const x = keys[a] as number;
-      const y = keys[b] as number;
-      if (x !== y) return x < y ? -1 : 1;
-      return rest(a, b);
-    },
-    keys,
+  return { compare: keyedComparator(keys, rest), keys };
+}
+
+/** Lead keys first, `rest` on a tie (a closure returned, not assigned: tsx does not name it). */
+function keyedComparator(
+  keys: Float64Array,
+  rest: (a: number, b: number) => number,
+): (a: number, b: number) => number {
+  return (a, b) => {
+    const x = keys[a] as number;
+    const y = keys[b] as number;
+    if (x !== y) return x < y ? -1 : 1;
+    return rest(a, b);
   };
 }
 
