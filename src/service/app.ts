@@ -233,6 +233,9 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
       // Not once closed: the log file is closed with the service.
       if (!closed) app.log.info({ made, cpuMs: Math.round(cpuMs), end }, 'statistics index warmed');
     });
+    void warmUp.ended.then(({ end, error }) => {
+      if (end === 'failed' && !closed) app.log.warn({ error }, 'statistics index warm-up failed');
+    });
     // Orders the market committed before a crash but never copied are copied now, once.
     catchUpSourceOrders(db, engine);
     live = config.live ? startLiveWorld(db, config, { statistics, engine, onEvents: publish }) : null;

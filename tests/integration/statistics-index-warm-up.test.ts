@@ -169,4 +169,19 @@ describe('statistics index warm-up', () => {
     expect(report.end).toBe('stopped');
     expect(report.made).toBe(0);
   });
+
+  it('ends as failed, never rejecting, when a step throws', async () => {
+    const db = open();
+    const index = statisticsIndexOf(db);
+    const broken = index.current().get('PROP_A|D7')!;
+    broken.prepare = () => {
+      throw new Error('column file unreadable');
+    };
+    const warm = warmIndex(index);
+    const report = await warm.ended;
+    expect(report.end).toBe('failed');
+    expect(report.error).toBe('column file unreadable');
+    await expect(warm.leaderboardWarm).resolves.toBe(report);
+    expect(report.leaderboardWarm).toBe(false);
+  });
 });

@@ -34,8 +34,13 @@ export interface WarmUpReport {
   cpuMs: number;
   /** Whether the leaderboard's fields are warm in every population (or the budget's share full). */
   leaderboardWarm: boolean;
-  /** Why it ended: `budget` (its share of the column budget filled), `stopped`; null while running. */
-  end: 'budget' | 'stopped' | null;
+  /**
+   * Why it ended: `budget` (its share of the column budget filled), `stopped`, or `failed` (a step
+   * threw: the warm-up is an optimisation, so it ends and the service goes on); null while running.
+   */
+  end: 'budget' | 'stopped' | 'failed' | null;
+  /** The error a failed step threw. */
+  error?: string;
 }
 
 /** A warm-up running in the background. */
@@ -141,6 +146,12 @@ export function warmIndex(index: StatisticsIndex, options: WarmUpOptions = {}): 
         await wait(idleMs);
         if (stopped) return end('stopped') || report;
       }
+    } catch (error) {
+      // Never a rejection nobody awaits (it would stop the process): the queries make what a
+      // failed warm-up did not.
+      report.end = 'failed';
+      report.error = error instanceof Error ? error.message : String(error);
+      return report;
     } finally {
       leaderboardDone(report);
     }
