@@ -1,5 +1,5 @@
 import { narrowestRange, type IndexCondition, type OrderRange } from './conditions';
-import { pageOfMatches, type SortTerm } from './page';
+import { pageOfMatches, walkOrder, type SortTerm } from './page';
 import type { Permutation, Population } from './population';
 
 /**
@@ -133,9 +133,8 @@ export class BoundMatches {
    * Records `offset` to `offset + limit` in the order of `sort`, of `population` (the one matched,
    * or one with the same records). A sort by a number column then
    * the id ascending, over matches dense enough to be met soon (more than an eighth, as
-   * `pageOfMatches` walks), walks the column's ascending permutation testing bits: descending, a
-   * run of equal values at a time read forwards, so ties stay in id order and missing values
-   * come last. Any other page is `pageOfMatches` over the records.
+   * `pageOfMatches` walks), walks the column's order testing bits (`walkOrder`, page.ts). Any
+   * other page is `pageOfMatches` over the records.
    */
   page(population: Population, sort: readonly SortTerm[], offset: number, limit: number): readonly number[] {
     const terms = sort.filter((t) => population.kindOf(t.field) !== 'constant');
@@ -148,36 +147,13 @@ export class BoundMatches {
       !terms[1]!.desc;
     if (!walkable || this.count * 8 <= population.size)
       return pageOfMatches(population, this.records(), sort, offset, limit);
-    const take = Math.min(offset + limit, this.count);
-    const order = population.ascending(lead.field);
     const bits = this.bits;
-    const out: number[] = [];
-    const has = (row: number) => ((bits[row >>> 5] as number) & (1 << (row & 31))) !== 0;
-    if (!lead.desc) {
-      for (let p = 0; p < order.length && out.length < take; p += 1) {
-        const row = order[p] as number;
-        if (has(row)) out.push(row);
-      }
-      return out.slice(offset);
-    }
-    // Equal values have equal codes: runs are found without decoding.
-    const codes = population.number(lead.field).codes;
-    let end = order.length;
-    while (end > 0 && out.length < take) {
-      const code = codes[order[end - 1] as number] as number;
-      let start = end - 1;
-      while (start > 0) {
-        const c = codes[order[start - 1] as number] as number;
-        if (c !== code && (c === c || code === code)) break;
-        start -= 1;
-      }
-      for (let p = start; p < end && out.length < take; p += 1) {
-        const row = order[p] as number;
-        if (has(row)) out.push(row);
-      }
-      end = start;
-    }
-    return out.slice(offset);
+    return walkOrder(
+      population,
+      lead,
+      Math.min(offset + limit, this.count),
+      (row) => ((bits[row >>> 5] as number) & (1 << (row & 31))) !== 0,
+    ).slice(offset);
   }
 }
 

@@ -167,30 +167,23 @@ interface Bounds {
 function boundsOf(c: FieldCondition): Bounds | null {
   const b: Bounds = { lo: -Infinity, loStrict: false, hi: Infinity, hiStrict: false };
   let bounded = false;
-  const lows: [IndexValue | null | undefined, boolean][] = [
-    [c.match, false],
-    [c.gte, false],
-    [c.gt, true],
+  // Each bound: its value, whether it raises the low end (else lowers the high one), strictness.
+  const edges: [IndexValue | null | undefined, boolean, boolean][] = [
+    [c.match, true, false],
+    [c.gte, true, false],
+    [c.gt, true, true],
+    [c.match, false, false],
+    [c.lte, false, false],
+    [c.lt, false, true],
   ];
-  for (const [raw, strict] of lows) {
+  for (const [raw, low, strict] of edges) {
     if (raw === undefined || raw === null) continue;
     const v = Number(raw);
     bounded = true;
     // A text that is no number fails every comparison: an empty range.
     if (v !== v) return { lo: Infinity, loStrict: false, hi: -Infinity, hiStrict: false };
-    if (v > b.lo || (v === b.lo && strict)) [b.lo, b.loStrict] = [v, strict];
-  }
-  const highs: [IndexValue | null | undefined, boolean][] = [
-    [c.match, false],
-    [c.lte, false],
-    [c.lt, true],
-  ];
-  for (const [raw, strict] of highs) {
-    if (raw === undefined || raw === null) continue;
-    const v = Number(raw);
-    bounded = true;
-    if (v !== v) return { lo: Infinity, loStrict: false, hi: -Infinity, hiStrict: false };
-    if (v < b.hi || (v === b.hi && strict)) [b.hi, b.hiStrict] = [v, strict];
+    if (low && (v > b.lo || (v === b.lo && strict))) [b.lo, b.loStrict] = [v, strict];
+    if (!low && (v < b.hi || (v === b.hi && strict))) [b.hi, b.hiStrict] = [v, strict];
   }
   return bounded ? b : null;
 }

@@ -266,11 +266,7 @@ function firstInOrder(
 let members = new Uint32Array(1024);
 let stamp = 0;
 
-/**
- * The matches met first along the lead column's order: ascending is its permutation; descending
- * reads it backwards a run of equal values at a time, each run forwards, so ties stay in record
- * order and missing values (first ascending) come last.
- */
+/** The first `wanted` matches along the lead column's order (`walkOrder`). */
 function walk(population: Population, matches: Uint32Array, lead: SortTerm, wanted: number): number[] {
   // One marking array for every walk, a new stamp for each: a match is a row marked with the
   // walk's stamp, so nothing is cleared after it (a new array per query was garbage).
@@ -280,25 +276,30 @@ function walk(population: Population, matches: Uint32Array, lead: SortTerm, want
   }
   stamp += 1;
   const member = members;
-  for (let i = 0; i < matches.length; i += 1) member[matches[i] as number] = stamp;
-  return walkMarked(population, member, stamp, matches.length, lead, wanted);
+  const mark = stamp;
+  for (let i = 0; i < matches.length; i += 1) member[matches[i] as number] = mark;
+  return walkOrder(population, lead, Math.min(wanted, matches.length), (row) => member[row] === mark);
 }
 
-function walkMarked(
+/**
+ * The first `take` rows `has` holds along the lead column's order (the caller knows at least that
+ * many are held, or all are met): ascending is its permutation; descending reads it backwards a
+ * run of equal values at a time, each run forwards, so ties stay in record order and missing
+ * values (first ascending) come last. Shared by `walk` (matches marked) and the bitmap path's
+ * pages (bound-bits.ts: matches as bits).
+ */
+export function walkOrder(
   population: Population,
-  member: Uint32Array,
-  mark: number,
-  matched: number,
   lead: SortTerm,
-  wanted: number,
+  take: number,
+  has: (row: number) => boolean,
 ): number[] {
   const order = population.ascending(lead.field);
-  const take = Math.min(wanted, matched);
   const out: number[] = [];
   if (!lead.desc) {
     for (let p = 0; p < order.length && out.length < take; p += 1) {
       const row = order[p] as number;
-      if (member[row] === mark) out.push(row);
+      if (has(row)) out.push(row);
     }
     return out;
   }
@@ -320,7 +321,7 @@ function walkMarked(
     } else while (start > 0 && same!(order[start - 1] as number, order[end - 1] as number)) start -= 1;
     for (let p = start; p < end && out.length < take; p += 1) {
       const row = order[p] as number;
-      if (member[row] === mark) out.push(row);
+      if (has(row)) out.push(row);
     }
     end = start;
   }
