@@ -22,8 +22,9 @@ const BODY = {
   sortType: 'desc',
   pagination: { limit: 5, offset: 0 },
 };
-const ask = async () => {
-  const res = await postJson(`${svc.url}/public/NOVA_ARB/position/statistic/filter`, BODY, {
+const ask = async (limit = BODY.pagination.limit) => {
+  const body = { ...BODY, pagination: { limit, offset: 0 } };
+  const res = await postJson(`${svc.url}/public/NOVA_ARB/position/statistic/filter`, body, {
     'x-api-key': key,
   });
   expect(res.status).toBe(200);
@@ -32,7 +33,13 @@ const ask = async () => {
 
 describe('the statistic answer cache', () => {
   it('answers a percentile rewritten in place, not the cached one', async () => {
+    const cache = (svc.service.app as unknown as { statisticCache: { hits: number } }).statisticCache;
+    // Asked twice, the answer is kept; the third ask shows it is served from the cache.
+    await ask();
+    await ask();
+    const hits = cache.hits;
     const [first] = await ask();
+    expect(cache.hits).toBe(hits + 1);
     expect(first).toBeDefined();
     const rewritten = first!.ranking.pnl === 12.34 ? 56.78 : 12.34;
     svc.service.db
@@ -45,11 +52,15 @@ describe('the statistic answer cache', () => {
     expect(again!.ranking.pnl).toBe(rewritten);
   });
 
-  it('answers a repeated body from the cache while nothing changes', async () => {
+  it('answers a repeated body from the cache while nothing changes, from its third ask', async () => {
     const cache = (svc.service.app as unknown as { statisticCache: { hits: number } }).statisticCache;
-    await ask();
+    // A fresh body: a limit no other test of this file asks for.
+    const first = await ask(3);
     const hits = cache.hits;
-    await ask();
+    // Its second ask computes it again and keeps it; the third is answered from the cache.
+    expect(await ask(3)).toEqual(first);
+    expect(cache.hits).toBe(hits);
+    expect(await ask(3)).toEqual(first);
     expect(cache.hits).toBe(hits + 1);
   });
 });
