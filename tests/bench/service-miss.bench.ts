@@ -73,6 +73,8 @@ interface Running {
   /** Seconds since the process was spawned (its CPU profile's clock, near enough). */
   sinceStartS: () => number;
   cpuMs: () => number;
+  /** User and system CPU (ms) and minor page faults so far: where the CPU goes, the kernel or the process. */
+  cpuSplit: () => { userMs: number; systemMs: number; minorFaults: number };
   stop: () => Promise<void>;
 }
 
@@ -112,6 +114,14 @@ async function startAt(root: string, dbPath: string, profileDir: string | null):
       const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
     },
+    cpuSplit: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return {
+        userMs: Number(fields[11]) * 10,
+        systemMs: Number(fields[12]) * 10,
+        minorFaults: Number(fields[7]),
+      };
+    },
     stop: () =>
       new Promise((done) => {
         child.once('exit', () => done());
@@ -138,14 +148,21 @@ async function measure(label: string, service: Running, target: Target, windows:
   await autocannon({ ...target, connections: CONNECTIONS, duration: 2 });
   const fromS = service.sinceStartS();
   const before = service.cpuMs();
+  const splitBefore = service.cpuSplit();
   const r = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
   const cpuMs = service.cpuMs() - before;
+  const splitAfter = service.cpuSplit();
   windows.push({ label, fromS, toS: service.sinceStartS() });
   const failed = r.non2xx + r.errors + r.timeouts;
   const perRequest = cpuMs / Math.max(1, r.requests.total);
   console.log(
     `  ${label}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, ` +
       `service CPU ${perRequest.toFixed(3)} ms per request (${r.requests.total} requests, ${failed} failed)`,
+  );
+  const per = (n: number) => (n / Math.max(1, r.requests.total)).toFixed(3);
+  console.log(
+    `    of which user ${per(splitAfter.userMs - splitBefore.userMs)} ms, system ${per(splitAfter.systemMs - splitBefore.systemMs)} ms; ` +
+      `${per(splitAfter.minorFaults - splitBefore.minorFaults)} minor page faults per request`,
   );
   if (failed > 0) throw new Error(`${label}: ${failed} requests failed; the figures would be wrong`);
   return perRequest;
