@@ -7,6 +7,7 @@ import {
   type DocumentNode,
   type GraphQLSchema,
 } from 'graphql';
+import type { GraphqlVariables } from '../../shared/api/graphql';
 import { documentCache, type CheckedDocument } from './document-cache';
 import { answeredError, type AnsweredError } from './errors';
 import { GRAPHQL_LIMITS, QueryCostRule } from './limits';
@@ -18,6 +19,11 @@ export interface GraphqlOperation {
   query: string;
   operationName?: string | null;
   variables: Record<string, unknown>;
+  /**
+   * The variables as the contract's `graphqlVariablesSchema` parsed them, when the envelope's
+   * check accepted them all (request.ts): the plain search reuses the parsed body.
+   */
+  contractVariables?: GraphqlVariables;
 }
 
 /** The answer body: `errors` (when any) first, as the GraphQL spec suggests, then `data`. */

@@ -25,6 +25,7 @@ import { UNCOMPUTED_STATISTIC_LABELS, type GraphqlQueryName } from '../../shared
 import type { Population } from '../../shared/statistics-index';
 import { storedRowFields } from '../statistics/queries/render-rows';
 import type { GraphqlOperation } from './execute';
+import { argumentBindings, boundArguments, type ArgumentBinding } from './plain-arguments';
 import { planSearch, type GraphqlContext, type SearchArgs } from './resolvers';
 import { searchStatisticRefs } from './search';
 
@@ -37,10 +38,15 @@ import { searchStatisticRefs } from './search';
  * It answers only what it is sure to answer exactly as graphql-js would, byte for byte: one query
  * operation with one `searchPositionStatistic` (or `homePositionStatistic`) field, no fragments
  * or directives; `__typename` below the root, and a leaf selected twice under one response name
- * (graphql-js merges it at its first place), are written as graphql-js writes them; variables
- * and arguments are coerced by graphql-js's own functions. Anything else, any error (a variable of the wrong type, a refused
- * body, a value graphql-js would refuse to serialise), and the request takes the full path,
- * which gives the errors.
+ * (graphql-js merges it at its first place), are written as graphql-js writes them. Arguments
+ * passed as plain variables are taken as graphql-js's coercion would take them
+ * (plain-arguments.ts), any others are coerced by graphql-js's own functions. Anything else, any
+ * error (a variable of the wrong type, a refused body, a value graphql-js would refuse to
+ * serialise), and the request takes the full path, which gives the errors.
+ *
+ * What depends only on the query text is made once with the plan (document-cache.ts): the
+ * bindings, and every key of the answer as JSON text, so a request writes the answer's text in one
+ * pass, value after value, without an object per record (docs/graphql.md, "Speed").
  */
 export interface PlainSearchPlan {
   operation: OperationDefinitionNode;
@@ -50,15 +56,22 @@ export interface PlainSearchPlan {
   /** The root field's response name, and its page's parts in selection order. */
   key: string;
   parts: PagePart[];
+  /** How the root field's arguments come from the variables, or null: graphql-js coerces them. */
+  bindings: ArgumentBinding[] | null;
+  /** `{"data":{"<key>":` : the answer's text before the page. */
+  head: string;
 }
 
+/** A part of the page; `prefix` is its key as JSON text, after `{` or `,`. */
 type PagePart =
-  | { key: string; part: 'meta' | 'data'; fields: LeafField[] }
-  | { key: string; part: '__typename'; typename: string };
+  | { key: string; prefix: string; part: 'meta' | 'data'; fields: LeafField[] }
+  | { key: string; prefix: string; part: '__typename'; typename: string };
 
 /** A selected field of an item or of `meta`: its response name, its name, and how it is written. */
 interface LeafField {
   key: string;
+  /** `{"<key>":` for the first field of an object, else `,"<key>":`. */
+  prefix: string;
   name: string;
   nullable: boolean;
   /**
@@ -90,19 +103,27 @@ export function plainSearchPlan(schema: GraphQLSchema, document: DocumentNode): 
   const parts: PagePart[] = [];
   for (const node of plainFields(field.selectionSet) ?? []) {
     const name = node.name.value;
+    const key = responseKey(node);
+    const prefix = keyPrefix(parts.length, key);
     if (name === TYPENAME && !node.selectionSet) {
-      parts.push({ key: responseKey(node), part: TYPENAME, typename: page.name });
+      parts.push({ key, prefix, part: TYPENAME, typename: page.name });
       continue;
     }
     if ((name !== 'data' && name !== 'meta') || !node.selectionSet) return null;
     const item = getNamedType(page.getFields()[name]!.type) as GraphQLObjectType;
     const fields = leafFields(item, node.selectionSet);
     if (!fields) return null;
-    parts.push({ key: responseKey(node), part: name, fields });
+    parts.push({ key, prefix, part: name, fields });
   }
   if (parts.length === 0) return null;
-  return { operation, query, field, fieldDef, key: responseKey(field), parts };
+  const key = responseKey(field);
+  const bindings = argumentBindings(operation, field, fieldDef);
+  const head = `{"data":${keyPrefix(0, key)}`;
+  return { operation, query, field, fieldDef, key, parts, bindings, head };
 }
+
+/** A member's key as JSON text: `{"key":` when it is an object's first member, else `,"key":`. */
+const keyPrefix = (at: number, key: string): string => `${at === 0 ? '{' : ','}${JSON.stringify(key)}:`;
 
 const TYPENAME = '__typename';
 
@@ -137,14 +158,16 @@ function leafFields(type: GraphQLObjectType, selectionSet: SelectionSetNode): Le
   for (const node of nodes) {
     if (node.selectionSet || (node.arguments?.length ?? 0) > 0) return null;
     const name = node.name.value;
+    const key = responseKey(node);
+    const prefix = keyPrefix(out.length, key);
     if (name === TYPENAME) {
-      out.push({ key: responseKey(node), name, nullable: false, shape: { typename: type.name } });
+      out.push({ key, prefix, name, nullable: false, shape: { typename: type.name } });
       continue;
     }
     const def = type.getFields()[name];
     const shape = def && leafShape(def.type, name);
     if (!shape) return null;
-    out.push({ key: responseKey(node), name, nullable: !(def.type instanceof GraphQLNonNull), shape });
+    out.push({ key, prefix, name, nullable: !(def.type instanceof GraphQLNonNull), shape });
   }
   return out;
 }
@@ -172,61 +195,75 @@ export function answerPlainSearch(
 ): string | null {
   const named = plan.operation.name?.value;
   if (operation.operationName != null && operation.operationName !== named) return null;
-  const variables = getVariableValues(
-    schema,
-    plan.operation.variableDefinitions ?? [],
-    operation.variables ?? {},
-    {
-      maxErrors: 1,
-    },
-  );
-  if ('errors' in variables) return null;
-  let args: SearchArgs;
+  const bound = plan.bindings
+    ? boundArguments(plan.bindings, operation)
+    : coercedArguments(schema, plan, operation);
+  if (!bound) return null;
   let search: ReturnType<typeof searchStatisticRefs>;
   try {
-    args = getArgumentValues(plan.fieldDef, plan.field, variables.coerced) as unknown as SearchArgs;
-    const { set, request } = planSearch(plan.query, args, context);
+    const args = bound.args as unknown as SearchArgs;
+    const { set, request } = planSearch(plan.query, args, context, bound.parsedBody);
     if (set.kind !== 'position_statistics' || request.implied.length > 0) return null;
     search = searchStatisticRefs(context.db, set, request);
   } catch {
     return null;
   }
-  const page: Record<string, unknown> = {};
+  let text = plan.head;
   for (const part of plan.parts) {
     const written =
       part.part === TYPENAME
-        ? part.typename
+        ? JSON.stringify(part.typename)
         : part.part === 'meta'
-          ? pageMeta(part.fields, search.meta)
-          : items(part.fields, search, context);
+          ? metaText(part.fields, search.meta)
+          : itemsText(part.fields, search, context);
     if (written === null) return null;
-    page[part.key] = written;
+    text += part.prefix + written;
   }
-  return JSON.stringify({ data: { [plan.key]: page } });
+  return `${text}}}}`;
 }
 
-function pageMeta(
-  fields: readonly LeafField[],
-  meta: Record<string, unknown>,
-): Record<string, unknown> | null {
-  const out: Record<string, unknown> = {};
+/** The arguments as graphql-js's own functions coerce them, or null on any error. */
+function coercedArguments(
+  schema: GraphQLSchema,
+  plan: PlainSearchPlan,
+  operation: GraphqlOperation,
+): { args: Record<string, unknown>; parsedBody?: undefined } | null {
+  const variables = getVariableValues(
+    schema,
+    plan.operation.variableDefinitions ?? [],
+    operation.variables ?? {},
+    { maxErrors: 1 },
+  );
+  if ('errors' in variables) return null;
+  try {
+    return { args: getArgumentValues(plan.fieldDef, plan.field, variables.coerced) };
+  } catch {
+    return null;
+  }
+}
+
+function metaText(fields: readonly LeafField[], meta: Record<string, unknown>): string | null {
+  let text = '';
   for (const field of fields) {
-    const value = written(field, meta[field.name]);
+    const value = jsonText(written(field, meta[field.name]));
     if (value === undefined) return null;
-    out[field.key] = value;
+    text += field.prefix + value;
   }
-  return out;
+  return `${text}}`;
 }
 
-function items(
+/** The page's items as JSON text: `[{…},…]`. */
+function itemsText(
   fields: readonly LeafField[],
   search: ReturnType<typeof searchStatisticRefs>,
   context: GraphqlContext,
-): Record<string, unknown>[] | null {
+): string | null {
   const { refs } = search;
   const readers = refs.map((ref) => readersOf(ref.population, fields));
   // The fields some record of the page reads from its stored JSON, read for the whole page.
-  const fromJson = fields.flatMap((_, i) => (readers.some((r) => r.fromJson[i]) ? [i] : []));
+  const fromJson = readers.some((r) => r.anyFromJson)
+    ? fields.flatMap((_, i) => (readers.some((r) => r.fromJson[i]) ? [i] : []))
+    : [];
   const stored =
     fromJson.length > 0
       ? storedRowFields(
@@ -236,34 +273,35 @@ function items(
         )
       : null;
   const json: unknown[] = new Array<unknown>(fields.length);
-  const out: Record<string, unknown>[] = [];
+  let text = '[';
   for (let r = 0; r < refs.length; r += 1) {
     const { row } = refs[r]!;
     const { read } = readers[r]!;
     const values = stored?.[r];
     // The record's JSON values where its readers expect them: at their field's place.
     if (values) for (let j = 0; j < fromJson.length; j += 1) json[fromJson[j]!] = values[j];
-    const item: Record<string, unknown> = {};
+    if (r > 0) text += ',';
     for (let i = 0; i < fields.length; i += 1) {
       const value = read[i]!(row, json);
       if (value === undefined) return null;
-      item[fields[i]!.key] = value;
+      text += fields[i]!.prefix + value;
     }
-    out.push(item);
+    text += '}';
   }
-  return out;
+  return `${text}]`;
 }
 
 /**
  * Reads one field of record `row` (`json`: its stored-JSON values at their fields' places): the
- * value as graphql-js writes it, or undefined when it would not write it as it is.
+ * value's JSON text as graphql-js writes it, or undefined when it would not write it as it is.
  */
-type Reader = (row: number, json: readonly unknown[]) => unknown;
+type Reader = (row: number, json: readonly unknown[]) => string | undefined;
 
 /** A population's readers of a selection's fields (made once: populations never change). */
 interface Readers {
   read: Reader[];
   fromJson: boolean[];
+  anyFromJson: boolean;
 }
 
 function readersOf(population: Population, fields: readonly LeafField[]): Readers {
@@ -272,7 +310,8 @@ function readersOf(population: Population, fields: readonly LeafField[]): Reader
   let readers = known.get(fields);
   if (!readers) {
     const made = fields.map((field, i) => readerOf(population, field, i));
-    readers = { read: made.map((m) => m.read), fromJson: made.map((m) => m.fromJson) };
+    const fromJson = made.map((m) => m.fromJson);
+    readers = { read: made.map((m) => m.read), fromJson, anyFromJson: fromJson.includes(true) };
     known.set(fields, readers);
   }
   return readers;
@@ -290,18 +329,18 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
   const { shape } = field;
   const index = (read: Reader) => ({ read, fromJson: false });
   if ('typename' in shape || 'alwaysNull' in shape) {
-    const value = written(field, null);
-    return index(() => value);
+    const text = jsonText(written(field, null));
+    return index(() => text);
   }
   const kind = 'leaf' in shape ? population.kindOf(field.name) : undefined;
   if ('leaf' in shape && shape.leaf === GraphQLFloat && kind === 'number') {
     const column = population.number(field.name);
-    const missing = field.nullable ? null : undefined;
-    // Float writes a finite number as it is; a missing value is NaN in a column (null in the
-    // JSON); graphql-js refuses an infinite one.
+    const missing = field.nullable ? 'null' : undefined;
+    // Float writes a finite number as it is (JSON's text of a finite number is String's); a
+    // missing value is NaN in a column (null in the JSON); graphql-js refuses an infinite one.
     return index((row) => {
       const value = column.at(row);
-      if (Number.isFinite(value)) return value;
+      if (Number.isFinite(value)) return String(value);
       return Number.isNaN(value) ? missing : undefined;
     });
   }
@@ -309,8 +348,8 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
     'leaf' in shape &&
     (shape.leaf === GraphQLString || shape.leaf === GraphQLID || shape.leaf instanceof GraphQLEnumType);
   if (textual && kind === 'constant') {
-    const value = written(field, population.constant(field.name));
-    return index(() => value);
+    const text = jsonText(written(field, population.constant(field.name)));
+    return index(() => text);
   }
   if (textual && kind === 'text') {
     const column = population.text(field.name);
@@ -318,10 +357,20 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
     const plain = !(shape.leaf instanceof GraphQLEnumType);
     return index((row) => {
       const value = column.at(row);
-      return plain && typeof value === 'string' ? value : written(field, value);
+      return plain && typeof value === 'string' ? JSON.stringify(value) : jsonText(written(field, value));
     });
   }
-  return { read: (_row, json) => written(field, json[at]), fromJson: true };
+  return { read: (_row, json) => jsonText(written(field, json[at])), fromJson: true };
+}
+
+/**
+ * A written value's JSON text, as JSON.stringify writes it inside the answer (a number here is
+ * finite: graphql-js's Int and Float refuse any other), or undefined for undefined.
+ */
+function jsonText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return 'null';
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
 /**

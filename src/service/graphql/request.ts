@@ -11,11 +11,14 @@ import type { GraphqlOperation } from './execute';
  * Problems *inside* a variable's value (`variables.index`, `.protocols`, `.body`) are left to
  * GraphQL: the resolvers check the same values with the same contract rules and answer them as
  * GraphQL errors naming the index, protocol or field (docs/api.md, GraphQL). That also lets a
- * client write arguments inline in the query instead of passing them as variables.
+ * client write arguments inline in the query instead of passing them as variables. When the
+ * contract accepts every variable, its parse travels along (`contractVariables`), so the plain
+ * search does not parse the body a second time (docs/graphql.md, "Speed").
  */
 export function graphqlOperationOf(body: unknown): GraphqlOperation {
   const parsed = graphqlRequestSchema.safeParse(body);
-  if (parsed.success) return { ...parsed.data, variables: rawVariables(body) };
+  if (parsed.success)
+    return { ...parsed.data, variables: rawVariables(body), contractVariables: parsed.data.variables };
   const envelopeIssues = parsed.error.issues.filter((issue) => !insideVariable(issue.path));
   if (envelopeIssues.length > 0)
     throw new ServiceError('VALIDATION_FAILED', describeIssues(new z.ZodError(envelopeIssues)));

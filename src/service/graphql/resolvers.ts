@@ -44,14 +44,19 @@ export function resolveSearch(query: GraphqlQueryName, args: SearchArgs, ctx: Gr
   return runSearch(ctx.db, set, request);
 }
 
-/** The data set and search of a query's arguments (index, protocols, body), each checked. */
+/**
+ * The data set and search of a query's arguments (index, protocols, body), each checked.
+ * `parsedBody`: `args.body` already parsed with the contract's schema (the envelope's check did
+ * it, request.ts), so only the service's limits are checked here.
+ */
 export function planSearch(
   query: GraphqlQueryName,
   args: SearchArgs,
   ctx: Omit<GraphqlContext, 'db'>,
+  parsedBody?: GraphqlSearchBody,
 ): { set: DataSet; request: SearchRequest } {
   const set = DATA_SETS[indexKind(query, args.index, ctx.namespace)];
-  const body = searchBody(args.body);
+  const body = parsedBody ? withinLimits(parsedBody) : searchBody(args.body);
   const implied = impliedConditions(query, knownProtocolList(args.protocols, ctx.knownProtocols));
   return { set, request: { body, implied } };
 }
@@ -59,6 +64,9 @@ export function planSearch(
 /** The kind an index names, or an error naming the index and what is wrong with it. */
 function indexKind(query: GraphqlQueryName, index: string, namespace: string): GraphqlIndexKind {
   const wanted = GRAPHQL_QUERY_INDEX_KIND[query];
+  // The usual case, decided without building the message (a namespace holds no dot, but then
+  // the checks below would read the index otherwise).
+  if (index === indexName(namespace, wanted) && !namespace.includes('.')) return wanted;
   const reads = `${query} reads ${show(indexName(namespace, wanted))}`;
   const dot = index.indexOf('.');
   if (dot < 0) throw invalid(`index ${show(index)} is not <namespace>.<kind>; ${reads}`);
@@ -98,11 +106,11 @@ function searchBody(value: unknown): GraphqlSearchBody {
     const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ['body', ...issue.path] }));
     throw invalid(describeIssues(new z.ZodError(issues)));
   }
-  checkLoad(parsed.data);
-  return parsed.data;
+  return withinLimits(parsed.data);
 }
 
-function checkLoad(body: GraphqlSearchBody): void {
+/** A parsed body checked against the service's size limits. */
+function withinLimits(body: GraphqlSearchBody): GraphqlSearchBody {
   const { maxConditions, maxBoundValues, maxOffset } = GRAPHQL_LIMITS;
   const load = conditionLoad(body.filter.and);
   if (load.conditions > maxConditions)
@@ -112,6 +120,7 @@ function checkLoad(body: GraphqlSearchBody): void {
       `body.filter.and must hold at most ${maxBoundValues} values, "in" and "nin" lists included`,
     );
   if (body.paging.from > maxOffset) throw invalid(`body.paging.from must be at most ${maxOffset}`);
+  return body;
 }
 
 /** How many conditions and values a filter holds, counted through nested `or`. */
