@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Window } from '../../src/shared/api/common';
 import { openServiceDatabase, type ServiceDb } from '../../src/service/store/database';
 import { answerGraphqlText, runGraphql } from '../../src/service/graphql/execute';
+import { graphqlOperationOf } from '../../src/service/graphql/request';
 import { answerPlainSearch, plainSearchPlan } from '../../src/service/graphql/plain-search';
 import { graphqlSchema } from '../../src/service/graphql/schema';
 import type { GraphqlContext } from '../../src/service/graphql/resolvers';
@@ -85,6 +86,10 @@ const PLAIN_QUERIES = [
     readFileSync(join(FIXTURES, `${name}.graphql`), 'utf8'),
   ),
   `query Mixed($index: String!, $body: SearchPayload!) { searchPositionStatistic(index: $index, body: $body) { data { id pnl createdAt winRate isOpenPosition pairs sharpeRatio } } }`,
+  // Arguments graphql-js's own functions coerce (plain-arguments.ts binds neither): an inline
+  // index, a variable with a default.
+  `query ($body: SearchPayload!) { searchPositionStatistic(index: "local.position_statistics", body: $body) { data { id pnl } meta { total } } }`,
+  `query ($index: String!, $body: SearchPayload = {paging: {size: 2}}) { searchPositionStatistic(index: $index, body: $body) { data { id account } } }`,
 ];
 
 /** Texts it leaves to graphql-js: fragments, a root __typename, two searches, a directive. */
@@ -139,6 +144,27 @@ describe('the GraphQL plain-field statistics search', () => {
       }),
       { numRuns: 250 },
     );
+  });
+
+  it('writes the same text for a request as the route reads it (the body parsed once, with the envelope)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PLAIN_QUERIES), body, async (query, searchBody) => {
+        const variables = { index: 'local.position_statistics', body: searchBody };
+        const operation = graphqlOperationOf({ query, variables });
+        expect(operation.contractVariables).toBeDefined();
+        const answer = await answerGraphqlText(graphqlSchema, operation, context, () => {});
+        expect(answer).toBe(await fullText(query, variables));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('writes any response name as graphql-js does, __proto__ included', async () => {
+    const query = `query ($index: String!, $body: SearchPayload!) { __proto__: searchPositionStatistic(index: $index, body: $body) { __proto__: data { __proto__: id pnl } meta { constructor: total } } }`;
+    const variables = { index: 'local.position_statistics', body: { paging: { size: 2, from: 0 } } };
+    const expected = await fullText(query, variables);
+    expect(expected).toMatch(/^\{"data":\{"__proto__":\{"__proto__":\[\{"__proto__":"/);
+    expect(plainText(query, variables)).toBe(expected);
   });
 
   it('leaves fragments, __typename, two searches and directives to graphql-js, with the same answer', async () => {
