@@ -1,4 +1,4 @@
-import { narrowestRange, type IndexCondition, type OrderRange } from './conditions';
+import { narrowestRange, ruledOut, type IndexCondition, type OrderRange } from './conditions';
 import { pageOfMatches, walkOrder, type SortTerm } from './page';
 import type { Permutation, Population } from './population';
 
@@ -211,7 +211,11 @@ function countBits(bits: Int32Array): number {
 
 /** The `count` rows whose bits are set, ascending. */
 function recordsOf(bits: Int32Array, count: number): Uint32Array {
-  const out = new Uint32Array(count);
+  return fillRows(bits, new Uint32Array(count));
+}
+
+/** The rows whose bits are set, ascending, into `out` (as long as their count). */
+function fillRows(bits: Int32Array, out: Uint32Array): Uint32Array {
   let k = 0;
   for (let w = 0; w < bits.length; w += 1) {
     let v = bits[w] as number;
@@ -223,3 +227,79 @@ function recordsOf(bits: Int32Array, count: number): Uint32Array {
   }
   return out;
 }
+
+/** The search's bitmaps (scratch the next population overwrites): its matches, a bound, an `or`. */
+let found = new Int32Array(0);
+let either = new Int32Array(0);
+
+/**
+ * The records of one population meeting `conditions`, as bits into a scratch bitmap the next
+ * call overwrites (a search reads it at once), when every condition is a plain numeric bound,
+ * an `or` of them, or a condition on the population's shared texts (settled by `ruledOut` and
+ * checked again here); null otherwise, or when the narrowest bound keeps under 1/16 of the
+ * population (then reading its stretch record by record is cheaper). Each bound is its stretch
+ * of its column's ascending order set as bits (its complement when wider than half): no branch
+ * on a record's value, where checking records one by one mispredicted about half of them
+ * (docs/statistics.md, "Index search by bitmaps").
+ */
+export function searchBits(
+  population: Population,
+  conditions: readonly IndexCondition[],
+): { bits: Int32Array; count: number } | null {
+  const n = population.size;
+  let narrowest = n;
+  const stretches: OrderRange[] = [];
+  const ors: OrderRange[][] = [];
+  for (const c of conditions) {
+    if ('or' in c) {
+      const members: OrderRange[] = [];
+      for (const m of c.or) {
+        const stretch = isPlainBound(population, m) ? narrowestRange(population, [m]) : null;
+        if (!stretch) return null;
+        members.push(stretch);
+      }
+      ors.push(members);
+      continue;
+    }
+    const kind = population.kindOf(c.field);
+    if (kind === 'constant') {
+      if (ruledOut(population, [c])) return { bits: found.subarray(0, 0), count: 0 };
+      continue;
+    }
+    const stretch = isPlainBound(population, c) ? narrowestRange(population, [c]) : null;
+    if (!stretch) return null;
+    narrowest = Math.min(narrowest, stretch.to - stretch.from);
+    stretches.push(stretch);
+  }
+  if (stretches.length === 0 || narrowest * NARROW_SHARE < n) return null;
+  const words = (n + 31) >>> 5;
+  if (found.length < words) {
+    found = new Int32Array(words);
+    either = new Int32Array(words);
+  }
+  if (other.length < words) other = new Int32Array(words);
+  const bits = found.subarray(0, words);
+  stretches.sort((a, b) => a.to - a.from - (b.to - b.from));
+  stretchBits(population, stretches[0] as OrderRange, bits, words, null);
+  for (let s = 1; s < stretches.length; s += 1) {
+    stretchBits(population, stretches[s] as OrderRange, other, words, null);
+    for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (other[w] as number);
+  }
+  for (const members of ors) {
+    either.fill(0, 0, words);
+    for (const m of members) {
+      stretchBits(population, m, other, words, null);
+      for (let w = 0; w < words; w += 1) either[w] = (either[w] as number) | (other[w] as number);
+    }
+    for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (either[w] as number);
+  }
+  return { bits, count: countBits(bits) };
+}
+
+/** The `count` rows whose bits are set, ascending, into a scratch array the next call overwrites. */
+export function rowsOfBits(bits: Int32Array, count: number): Uint32Array {
+  if (rowScratch.length < count) rowScratch = new Uint32Array(Math.max(count, rowScratch.length * 2));
+  return fillRows(bits, rowScratch.subarray(0, count));
+}
+
+let rowScratch = new Uint32Array(1024);

@@ -1,3 +1,4 @@
+import { rowsOfBits, searchBits } from './bound-bits';
 import type { ColumnBudget } from './column-budget';
 import { conditionFields, matchingView, ruledOut, type IndexCondition } from './conditions';
 import type { Population } from './population';
@@ -45,10 +46,7 @@ export function searchPopulations(populations: readonly Population[], query: Ind
   for (const population of populations) {
     if (ruledOut(population, query.conditions)) continue;
     population.prepare(fields);
-    const matches = matchingView(population, query.conditions);
-    total += matches.length;
-    if (wanted === 0 || matches.length === 0) continue;
-    shares.push({ population, rows: firstInOrder(population, matches, query.sort, wanted) });
+    total += share(population, query.conditions, query.sort, wanted, shares);
   }
   return { refs: merged(shares, query.sort, query.offset, wanted), total };
 }
@@ -66,13 +64,48 @@ export function orderAll(
   for (const population of populations) {
     if (ruledOut(population, conditions)) continue;
     population.prepare(fields);
-    const matches = matchingView(population, conditions);
-    total += matches.length;
-    if (matches.length > 0)
-      shares.push({ population, rows: firstInOrder(population, matches, sort, matches.length) });
+    total += share(population, conditions, sort, Infinity, shares);
   }
   return merged(shares, sort, 0, total);
 }
+
+/**
+ * Adds a population's first `wanted` matches in order to `shares` (none when it has none, or
+ * none are wanted); how many records it matched. Filters of plain numeric bounds whose narrowest
+ * bound is not narrow are matched as bitmaps (bound-bits.ts, `searchBits`), the page walked from
+ * the bits when it can be; any other filter is matched record by record (`matchingView`).
+ */
+function share(
+  population: Population,
+  conditions: readonly IndexCondition[],
+  sort: readonly SortTerm[],
+  wanted: number,
+  shares: Share[],
+): number {
+  const found = searchBits(population, conditions);
+  if (found) {
+    const { bits, count } = found;
+    if (wanted > 0 && count > 0) {
+      const lead = walkLead(population, sort);
+      const rows =
+        lead && count * 8 > population.size
+          ? walkOrder(population, lead, Math.min(wanted, count), (row) => hasBit(bits, row))
+          : firstInOrder(population, rowsOfBits(bits, count), sort, Math.min(wanted, count));
+      shares.push({ population, rows });
+    }
+    return count;
+  }
+  const matches = matchingView(population, conditions);
+  if (wanted > 0 && matches.length > 0)
+    shares.push({
+      population,
+      rows: firstInOrder(population, matches, sort, Math.min(wanted, matches.length)),
+    });
+  return matches.length;
+}
+
+const hasBit = (bits: Int32Array, row: number): boolean =>
+  ((bits[row >>> 5] as number) & (1 << (row & 31))) !== 0;
 
 /** A population's first matches, in order. */
 interface Share {
@@ -249,18 +282,29 @@ function firstInOrder(
   sort: readonly SortTerm[],
   wanted: number,
 ): readonly number[] {
+  const lead = walkLead(population, sort);
+  // Matches dense enough to be met soon along the lead column's order are walked.
+  if (lead && matches.length * 8 > population.size) return walk(population, matches, lead, wanted);
   const terms = sort.filter((t) => population.kindOf(t.field) !== 'constant');
-  const lead = terms[0];
-  // Walking the lead column's permutation gives the order only when what follows it is the
-  // record order (the id, ascending) and matches are dense enough to be met soon.
-  const walkable =
-    lead !== undefined &&
-    (terms.length === 1
-      ? lead.field === population.tieField
-      : terms.length === 2 && terms[1]!.field === population.tieField && !terms[1]!.desc);
-  if (walkable && matches.length * 8 > population.size) return walk(population, matches, lead, wanted);
   const { compare, keys } = rowComparator(population, terms, matches);
   return keys ? smallestByKey(matches, wanted, keys, compare) : smallest(matches, wanted, compare);
+}
+
+/**
+ * The lead term of `sort` when walking its column's permutation gives the order: what follows
+ * it is the record order (the id, ascending), the shared texts aside; else null.
+ */
+function walkLead(population: Population, sort: readonly SortTerm[]): SortTerm | null {
+  let lead: SortTerm | null = null;
+  let terms = 0;
+  for (const t of sort) {
+    if (population.kindOf(t.field) === 'constant') continue;
+    terms += 1;
+    if (terms === 1) lead = t;
+    else if (terms > 2 || t.field !== population.tieField || t.desc) return null;
+  }
+  if (lead === null) return null;
+  return terms === 2 || lead.field === population.tieField ? lead : null;
 }
 
 let members = new Uint32Array(1024);
