@@ -71,4 +71,27 @@ describe('rotating log files (docs/security.md, Logs)', () => {
     expect(scrubSecrets('"x-api-key":"cdk_abcdefghijkl"')).not.toContain('cdk_abcdefghijkl');
     expect(scrubSecrets('plain text stays')).toBe('plain text stays');
   });
+
+  it('scrubs every shape wherever it sits in a line, and leaves a line without one as it is', () => {
+    const hex = 'a1B2c3D4e5F6'.repeat(6).slice(0, 64);
+    // Hex runs at every offset: the check before the patterns probes only some characters.
+    // A word boundary must come before and after the run: the padding is not a word character.
+    for (let at = 0; at < 70; at += 1) {
+      const pad = '.'.repeat(at);
+      const line = `${pad}${hex} tail`;
+      expect(scrubSecrets(line)).toBe(`${pad}[redacted] tail`);
+      expect(scrubSecrets(`${pad}0x${hex}`)).toBe(`${pad}[redacted]`);
+      const short = `${pad}${hex.slice(1)} tail`;
+      expect(scrubSecrets(short)).toBe(short);
+    }
+    expect(scrubSecrets('{"X-API-KEY":"abc","IDEMPOTENCY-KEY": "k1","X-Admin-Key":"s"}')).toBe(
+      '{"X-API-KEY":"[redacted]","IDEMPOTENCY-KEY": "[redacted]","X-Admin-Key":"[redacted]"}',
+    );
+    expect(scrubSecrets('AUTHORIZATION=Bearer t0k3n rest')).toBe('AUTHORIZATION=[redacted] rest');
+    expect(scrubSecrets('token eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl end')).toBe('token [redacted] end');
+    expect(scrubSecrets('key cdk_abcdefgh1234')).toBe('key [redacted]');
+    const access =
+      '{"level":30,"time":1764222222222,"reqId":"req-1a2b","method":"POST","url":"/public/NOVA_ARB/position/statistic/filter","statusCode":200,"responseTime":0.41234567,"msg":"request completed"}\n';
+    expect(scrubSecrets(access)).toBe(access);
+  });
 });
