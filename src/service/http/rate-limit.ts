@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
 import { bearerToken, headerValue, type CredentialContext } from '../auth/credentials';
-import { isKnownApiKey } from '../auth/api-keys';
+import { apiKeyId } from '../auth/api-keys';
 import { verifyAccessToken } from '../auth/access-tokens';
 
 interface Bucket {
@@ -73,7 +72,8 @@ async function callerKey(ctx: CredentialContext, request: FastifyRequest): Promi
     if (userId !== null) return `u:${userId}`;
   }
   const apiKey = headerValue(request.headers['x-api-key']);
-  if (apiKey !== null && isKnownApiKey(ctx.db, apiKey))
-    return `k:${createHash('sha256').update(apiKey).digest('base64url').slice(0, 22)}`;
+  // A known key's bucket is named by its stored id: the key itself is never kept as a name.
+  const keyId = apiKey === null ? null : apiKeyId(ctx.db, apiKey);
+  if (keyId !== null) return `k:${keyId}`;
   return `a:${request.ip}`;
 }
