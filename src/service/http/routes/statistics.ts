@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context';
 import { statisticsNowMs } from '../../config';
 import { ServiceError } from '../errors';
 import { validate } from '../validate';
+import { KnownBodies, knownBodiesConfig, rawBodyOf } from '../json-body';
 import { authenticate } from '../../auth/credentials';
 import { publicReadAccess } from '../public-access';
 import { LiveProtocols } from '../../market/token-listing';
@@ -42,6 +43,13 @@ const pageMeta = (total: number, limit: number, offset: number) => ({
 });
 const equalities = (queries: { fieldName: string; value: string }[]): Condition[] =>
   queries.map((q) => ({ field: q.fieldName, match: q.value }));
+/** A statistic filter's query as its body gives it: everything but the path's protocol. */
+type BodyQuery = Omit<StatisticQuery, 'protocol'>;
+/** What a filter remembers of a body text it validated: the query and the cache key's part. */
+interface KnownQuery {
+  query: BodyQuery;
+  key: string;
+}
 const json = (reply: FastifyReply, body: string | Buffer) =>
   reply.type('application/json; charset=utf-8').send(body);
 
@@ -68,33 +76,46 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
   const cache = new ResponseCache();
   // Tests read its counters; nothing else does.
   app.decorate('statisticCache', cache);
+  // A body text a filter validated before is recognised by its text (json-body.ts): a repeat
+  // skips the parse, the validation and the key's building (docs/statistics.md, "The columnar
+  // index", Around the query). The route's parameters are read on every request.
+  const bodies = { filter: new KnownBodies<KnownQuery>(), public: new KnownBodies<KnownQuery>() };
+  // Tests read their counters; nothing else does.
+  app.decorate('statisticBodies', bodies);
   // The key is the parsed query (defaults filled in), never the request's text: padding a body
   // with whitespace or reordering its keys must not make a new entry.
   const statisticPage = (
     request: FastifyRequest,
     reply: FastifyReply,
-    route: string,
-    build: () => StatisticQuery,
+    route: keyof typeof bodies,
+    fromBody: (body: unknown) => BodyQuery,
   ) => {
-    protocolOf(request);
-    const query = build();
-    const key = `${statisticsVersion(ctx.db)}|${route}|${JSON.stringify(query)}`;
+    const protocol = protocolOf(request);
+    let known = bodies[route].of(request);
+    if (known === undefined) {
+      const query = fromBody(request.body);
+      known = { query, key: JSON.stringify(query) };
+      bodies[route].remember(rawBodyOf(request), known);
+    }
+    const { query } = known;
+    const key = `${statisticsVersion(ctx.db)}|${route}|${protocol}|${known.key}`;
     return json(
       reply,
       cache.getOrCompute(key, () =>
-        filterStatisticsAnswer(ctx.db, query, (total) => pageMeta(total, query.limit, query.offset)),
+        filterStatisticsAnswer(ctx.db, { protocol, ...query }, (total) =>
+          pageMeta(total, query.limit, query.offset),
+        ),
       ),
     );
   };
 
   app.post(
     '/:protocol/position/statistic/filter',
-    { preHandler: credentials('jwtOrApiKey') },
+    { preHandler: credentials('jwtOrApiKey'), config: knownBodiesConfig(bodies.filter) },
     async (request, reply) =>
-      statisticPage(request, reply, 'filter', () => {
-        const body = validate(statisticFilterBodySchema, request.body);
+      statisticPage(request, reply, 'filter', (given) => {
+        const body = validate(statisticFilterBodySchema, given);
         return {
-          protocol: protocolOf(request),
           conditions: [{ from: 'queries', list: equalities(body.queries) }],
           sort: { field: body.sortBy ?? DEFAULT_STATISTIC_SORT, direction: body.sortType },
           ...body.pagination,
@@ -105,16 +126,15 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
 
   app.post(
     '/public/:protocol/position/statistic/filter',
-    { preHandler: publicRead },
+    { preHandler: publicRead, config: knownBodiesConfig(bodies.public) },
     async (request, reply) =>
-      statisticPage(request, reply, 'public', () => {
-        const body = validate(publicStatisticFilterBodySchema, request.body);
+      statisticPage(request, reply, 'public', (given) => {
+        const body = validate(publicStatisticFilterBodySchema, given);
         const ranges: Condition[] = body.ranges.map(({ fieldName, ...bounds }) => ({
           field: fieldName,
           ...bounds,
         }));
         return {
-          protocol: protocolOf(request),
           conditions: [
             { from: 'queries', list: equalities(body.queries) },
             { from: 'ranges', list: ranges },
