@@ -6,7 +6,7 @@ import { prepareCached } from '../../node/sqlite';
 import type { DataSet } from './datasets';
 import { searchPopulations, type RecordRef } from '../../shared/statistics-index';
 import { indexConditions, indexSort } from '../statistics/index/index-conditions';
-import { storedRowsJson } from '../statistics/queries/render-rows';
+import { storedRowsText } from '../statistics/queries/render-rows';
 import { statisticsIndexOf } from '../statistics/index/statistics-index';
 
 /** One search: the client's body, and conditions the query itself adds (protocols, OPEN only). */
@@ -73,9 +73,7 @@ function searchStatistics(db: ServiceDb, set: DataSet, request: SearchRequest): 
   return {
     // Each record's stored JSON is its wire form (statisticToWire; stored-json.ts): parsing it
     // costs less than reading the full row and converting it.
-    data: storedRowsJson(db, refs).map(
-      (bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>,
-    ),
+    data: storedRowsText(db, refs).map((text) => JSON.parse(text) as Record<string, unknown>),
     meta,
   };
 }

@@ -25,16 +25,17 @@ const keysParam = (refs: readonly RecordRef[], withGeneration: boolean): string 
  */
 export function currentRowsJson(db: ServiceDb, refs: readonly RecordRef[], withRanking: boolean): string[] {
   if (refs.length === 0) return [];
-  const texts = storedRowsJson(db, refs).map((bytes) => Buffer.from(bytes).toString('utf8'));
+  const texts = storedRowsText(db, refs);
   if (!withRanking) return texts;
   return texts.map((text, i) => `${text.slice(0, -1)},"ranking":${rankingJson(refs[i] as RecordRef)}}`);
 }
 
 /**
  * The whole answer `{"data":[…],"meta":…}` of a page as bytes, the same text `pageJson` makes of
- * `currentRowsJson`'s rows: each record's stored JSON is copied into the answer as the bytes
- * SQLite gave (decoding ~36 KB into strings and encoding them again cost a tenth of a miss;
- * docs/statistics.md, "Figures"), its closing brace replaced by the `ranking` when asked.
+ * `currentRowsJson`'s rows. Everything is written into one reused scratch buffer, then copied out
+ * once: each record's stored JSON as SQLite's text (a Buffer a row, read as a BLOB, cost more:
+ * docs/statistics.md, "The page's own cost"), its closing brace overwritten by the `ranking`
+ * when asked, each percentile copied from a table of their JSON bytes.
  */
 export function currentPageBuffer(
   db: ServiceDb,
@@ -42,104 +43,159 @@ export function currentPageBuffer(
   withRanking: boolean,
   meta: object,
 ): Buffer {
-  const rows = refs.length === 0 ? [] : storedRowsJson(db, refs);
-  // The rankings' bytes first, one after another in a scratch buffer (`ends[i]`: where row i's ends).
-  const ends = withRanking ? writeRankings(refs) : null;
-  const head = '{"data":[';
+  // The percentiles first, before SQLite's read takes the cache (gatherPercentiles).
+  const percentiles = withRanking ? gatherPercentiles(refs) : null;
+  const rows = refs.length === 0 ? [] : storedRowsText(db, refs);
   const tail = `],"meta":${JSON.stringify(meta)}}`;
-  let bytes = head.length + Buffer.byteLength(tail) + Math.max(rows.length - 1, 0);
-  for (const row of rows) bytes += row.byteLength;
-  if (ends) bytes += ends.length * RANKING_KEY.length + (ends.at(-1) ?? 0);
-  const page = Buffer.allocUnsafe(bytes);
-  let at = page.write(head, 0, 'latin1');
+  // UTF-8 takes at most 3 bytes a UTF-16 unit; a ranking at most RANKING_MOST_BYTES.
+  let most = PAGE_HEAD.length + 3 * tail.length + rows.length * (1 + RANKING_KEY.length + RANKING_MOST_BYTES);
+  for (const row of rows) most += 3 * row.length;
+  if (pageScratch.length < most) pageScratch = Buffer.allocUnsafe(Math.max(most, 2 * pageScratch.length));
+  const page = pageScratch;
+  let at = page.write(PAGE_HEAD, 0, 'latin1');
   for (let i = 0; i < rows.length; i += 1) {
     if (i > 0) page[at++] = COMMA;
-    const row = rows[i] as Uint8Array;
-    if (!ends) {
-      page.set(row, at);
-      at += row.byteLength;
-      continue;
-    }
-    // `{…}` becomes `{…,"ranking":{…}}`: the row without its closing brace, then the ranking.
-    page.set(row.subarray(0, row.byteLength - 1), at);
-    at += row.byteLength - 1;
-    page.set(RANKING_KEY, at);
-    at += RANKING_KEY.length;
-    const from = i > 0 ? (ends[i - 1] as number) : 0;
-    page.set(scratch.subarray(from, ends[i]), at);
-    at += (ends[i] as number) - from;
+    at += page.write(rows[i] as string, at, 'utf8');
+    if (!withRanking) continue;
+    // `{…}` becomes `{…,"ranking":{…}}`: the row's closing brace is overwritten.
+    page.set(RANKING_KEY, at - 1);
+    at = writeRanking(page, at - 1 + RANKING_KEY.length, refs[i] as RecordRef, percentiles as Int32Array, i);
     page[at++] = CLOSE;
   }
-  page.write(tail, at, 'utf8');
-  return page;
+  at += page.write(tail, at, 'utf8');
+  const out = Buffer.allocUnsafe(at);
+  page.copy(out, 0, 0, at);
+  return out;
+}
+const PAGE_HEAD = '{"data":[';
+let pageScratch = Buffer.allocUnsafe(128 * 1024);
+
+/**
+ * Each record's percentiles in hundredths, RANKING_KEYS.length a record (-1: one that
+ * writeRanking writes through the general path). Read in one pass of independent loads: 380
+ * codes at random rows of 19 columns are mostly cache misses, and read while the text was being
+ * written each waited for the one before (docs/statistics.md, "The page's own cost").
+ */
+function gatherPercentiles(refs: readonly RecordRef[]): Int32Array {
+  const size = refs.length * RANKING_KEYS.length;
+  if (gathered.length < size) gathered = new Int32Array(Math.max(size, 2 * gathered.length));
+  let n = 0;
+  for (const { population, row } of refs) {
+    const columns = percentileColumns(population);
+    for (let k = 0; k < columns.length; k += 1)
+      gathered[n++] = percentileHundredths(columns[k] as PercentileColumn, row);
+  }
+  return gathered;
+}
+let gathered = new Int32Array(100 * RANKING_KEYS.length);
+
+/**
+ * Writes record `i`'s `ranking` object (the text rankingJson makes) at `at` from its gathered
+ * percentiles; answers where it ends.
+ */
+function writeRanking(
+  out: Buffer,
+  at: number,
+  { population, row }: RecordRef,
+  percentiles: Int32Array,
+  i: number,
+): number {
+  const columns = percentileColumns(population);
+  const from = i * columns.length;
+  for (let k = 0; k < columns.length; k += 1) {
+    const prefix = RANKING_PREFIX_BYTES[k] as Uint8Array;
+    for (let j = 0; j < prefix.length; j += 1) out[at + j] = prefix[j] as number;
+    at += prefix.length;
+    const hundredths = percentiles[from + k] as number;
+    at =
+      hundredths >= 0
+        ? writeHundredths(out, at, hundredths)
+        : at + out.write(numberJson((columns[k] as PercentileColumn).column.at(row)), at, 'latin1');
+  }
+  out[at++] = CLOSE;
+  return at;
 }
 
 /**
- * Writes each record's `ranking` object (the text rankingJson makes) into `scratch`, one after
- * another, and answers where each ends. Written byte by byte: 380 percentiles a page made into
- * strings and joined cost ~0.07 ms of a REST miss.
+ * A ranking column as writePercentile reads it. `step`: the hundredths a code is worth, when the
+ * column holds integer codes of a whole number of hundredths (a percentile column is int16 at
+ * scale 100, or 10, or 1 when every value is whole: docs/statistics.md, "Narrow columns"); 0
+ * for any other form, whose values are decoded.
  */
-function writeRankings(refs: readonly RecordRef[]): number[] {
-  // At most 24 characters a number (`-1.2345678901234567e-300`) after each key.
-  const most = refs.length * (RANKING_PREFIX_BYTES_TOTAL + RANKING_KEYS.length * 24 + 1);
-  if (scratch.length < most) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
-  const ends: number[] = [];
-  let at = 0;
-  for (const { population, row } of refs) {
-    const columns = rankingColumns(population);
-    for (let k = 0; k < columns.length; k += 1) {
-      const prefix = RANKING_PREFIX_BYTES[k] as Uint8Array;
-      scratch.set(prefix, at);
-      at = writeNumber(scratch, at + prefix.length, (columns[k] as NumberColumn).at(row));
-    }
-    scratch[at++] = CLOSE;
-    ends.push(at);
-  }
-  return ends;
-}
-let scratch = Buffer.allocUnsafe(64 * 1024);
-
-/** Writes numberJson(value) at `at`; answers where it ends. */
-function writeNumber(out: Buffer, at: number, value: number): number {
-  if (value >= 0 && value < 1e9) {
-    const hundredths = Math.round(value * 100);
-    if (hundredths / 100 === value) {
-      const whole = Math.floor(hundredths / 100);
-      const cents = hundredths - whole * 100;
-      at = writeDigits(out, at, whole);
-      if (cents === 0) return at;
-      out[at++] = DOT;
-      out[at++] = ZERO + Math.floor(cents / 10);
-      if (cents % 10 !== 0) out[at++] = ZERO + (cents % 10);
-      return at;
-    }
-  }
-  return at + out.write(JSON.stringify(value), at, 'latin1');
+export interface PercentileColumn {
+  column: NumberColumn;
+  codes: NumberColumn['codes'];
+  step: number;
+  nanCode: number;
 }
 
-/** The decimal digits of a whole number from 0 to 10⁹. */
-function writeDigits(out: Buffer, at: number, whole: number): number {
-  let digits = 1;
-  for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-  let rest = whole;
-  for (let i = digits - 1; i >= 0; i -= 1) {
-    out[at + i] = ZERO + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return at + digits;
+export function percentileColumn(column: NumberColumn): PercentileColumn {
+  const { codes, scale, offset, nanCode } = column;
+  const integer = codes instanceof Int16Array || codes instanceof Int32Array;
+  const step = integer && offset === 0 && 100 % scale === 0 ? 100 / scale : 0;
+  return { column, codes, step, nanCode };
 }
-const DOT = 0x2e;
-const ZERO = 0x30;
+
+/**
+ * Writes numberJson(column.at(row)) at `at`, as writeRanking does; answers where it ends. A
+ * percentile (two decimals, 0–100: docs/statistics.md, "Rankings") is copied from
+ * PERCENTILE_BYTES; anything else (a missing value, a value out of 0–100 or with more decimals)
+ * takes the general path.
+ */
+export function writePercentile(out: Buffer, at: number, percentile: PercentileColumn, row: number): number {
+  const hundredths = percentileHundredths(percentile, row);
+  if (hundredths >= 0) return writeHundredths(out, at, hundredths);
+  return at + out.write(numberJson(percentile.column.at(row)), at, 'latin1');
+}
+
+/** Record `row`'s percentile in hundredths (0…10,000), found from its code without float maths when the column allows; -1 for any other value. */
+function percentileHundredths(percentile: PercentileColumn, row: number): number {
+  let hundredths = -1;
+  if (percentile.step > 0) {
+    const code = percentile.codes[row] as number;
+    if (code !== percentile.nanCode) hundredths = code * percentile.step;
+  } else {
+    const value = percentile.column.at(row);
+    const h = Math.round(value * 100);
+    if (h / 100 === value) hundredths = h;
+  }
+  return hundredths >= 0 && hundredths <= 10_000 ? hundredths : -1;
+}
+
+/**
+ * Copies the JSON of `hundredths` (0…10,000) to `at`; answers where it ends. Always 5 bytes (the
+ * longest, `99.99`), the end moved by the text's own length: a copy whose length depends on the
+ * value mispredicts (docs/statistics.md, "The page's own cost"). The caller leaves room for 24.
+ */
+function writeHundredths(out: Buffer, at: number, hundredths: number): number {
+  const from = hundredths * PERCENTILE_STRIDE;
+  out[at] = PERCENTILE_BYTES[from] as number;
+  out[at + 1] = PERCENTILE_BYTES[from + 1] as number;
+  out[at + 2] = PERCENTILE_BYTES[from + 2] as number;
+  out[at + 3] = PERCENTILE_BYTES[from + 3] as number;
+  out[at + 4] = PERCENTILE_BYTES[from + 4] as number;
+  return at + (PERCENTILE_LENGTHS[hundredths] as number);
+}
+
+/** The JSON of every percentile 0.00…100.00: k hundredths at k × PERCENTILE_STRIDE, PERCENTILE_LENGTHS[k] bytes. */
+const PERCENTILE_STRIDE = 8;
+const PERCENTILE_LENGTHS = new Uint8Array(10_001);
+const PERCENTILE_BYTES = new Uint8Array(10_001 * PERCENTILE_STRIDE);
+for (let k = 0; k <= 10_000; k += 1) {
+  const text = numberJson(k / 100);
+  PERCENTILE_LENGTHS[k] = text.length;
+  for (let i = 0; i < text.length; i += 1) PERCENTILE_BYTES[k * PERCENTILE_STRIDE + i] = text.charCodeAt(i);
+}
 const RANKING_KEY = Buffer.from(',"ranking":', 'latin1');
 const COMMA = 0x2c;
 const CLOSE = 0x7d;
 
 /** `{"avgDuration":…,…}` in the order of RANKING_KEYS, a missing percentile as null (as SQL wrote it). */
 function rankingJson({ population, row }: RecordRef): string {
-  const columns = rankingColumns(population);
+  const columns = percentileColumns(population);
   let out = '{';
   for (let k = 0; k < columns.length; k += 1) {
-    const value = (columns[k] as NumberColumn).at(row);
+    const value = (columns[k] as PercentileColumn).column.at(row);
     out += `${RANKING_PREFIXES[k] as string}${numberJson(value)}`;
   }
   return `${out}}`;
@@ -165,32 +221,50 @@ export function numberJson(value: number): string {
 const RANKING_FIELDS = RANKING_KEYS.map((k) => `ranking.${k}`);
 const RANKING_PREFIXES = RANKING_KEYS.map((k, i) => `${i > 0 ? ',' : ''}"${k}":`);
 const RANKING_PREFIX_BYTES = RANKING_KEYS.map((k, i) => Buffer.from(`${i > 0 ? ',' : '{'}"${k}":`, 'latin1'));
-const RANKING_PREFIX_BYTES_TOTAL = RANKING_PREFIX_BYTES.reduce((sum, b) => sum + b.length, 0);
+/** The most a ranking object takes: its keys, 24 characters a number (`-1.2345678901234567e-300`), `}`. */
+const RANKING_MOST_BYTES =
+  RANKING_PREFIX_BYTES.reduce((sum, b) => sum + b.length, 0) + RANKING_KEYS.length * 24 + 1;
 
 /** A population's ranking columns in RANKING_KEYS order, looked up once (a population never changes). */
-function rankingColumns(population: Population): NumberColumn[] {
+function percentileColumns(population: Population): PercentileColumn[] {
   let columns = rankingColumnsOf.get(population);
   if (!columns) {
-    columns = RANKING_FIELDS.map((field) => population.number(field));
+    columns = RANKING_FIELDS.map((field) => percentileColumn(population.number(field)));
     rankingColumnsOf.set(population, columns);
   }
   return columns;
 }
-const rankingColumnsOf = new WeakMap<Population, NumberColumn[]>();
+const rankingColumnsOf = new WeakMap<Population, PercentileColumn[]>();
 
 /**
  * The stored JSON (UTF-8 bytes) of records of any generation a point in time still sees, in the
- * page's order (stored-json.ts). A page of at most MAX_BY_ROWID records is read by the rowids the
- * index holds, each checked against the record's generation; should one not be found (JSON
- * written again since its population was read, or none stored), the page is read by full key.
+ * page's order (stored-json.ts): for search-after batches, whose bytes go into the answer as
+ * they are. A page of at most MAX_BY_ROWID records is read by the rowids the index holds, each
+ * checked against the record's generation; should one not be found (JSON written again since its
+ * population was read, or none stored), the page is read by full key.
  */
 export function storedRowsJson(db: ServiceDb, refs: readonly RecordRef[]): Uint8Array[] {
   if (refs.length === 0) return [];
   if (refs.length <= MAX_BY_ROWID) {
-    const rows = byRowidStatement(db, refs.length).all(rowidParams(refs)) as Uint8Array[];
+    const rows = byRowidStatement(db, refs.length, true).all(rowidParams(refs)) as Uint8Array[];
     if (rows.length === refs.length) return rows;
   }
   return storedRowsStatement(db).all(keysParam(refs, true)) as Uint8Array[];
+}
+
+/**
+ * The same records' stored JSON as text, for a page that is written into one buffer (the REST
+ * filter) or parsed (GraphQL): SQLite's text is made into a string without the ArrayBuffer a
+ * BLOB costs (docs/statistics.md, "The page's own cost").
+ */
+export function storedRowsText(db: ServiceDb, refs: readonly RecordRef[]): string[] {
+  if (refs.length === 0) return [];
+  if (refs.length <= MAX_BY_ROWID) {
+    const rows = byRowidStatement(db, refs.length, false).all(rowidParams(refs)) as string[];
+    if (rows.length === refs.length) return rows;
+  }
+  const bytes = storedRowsStatement(db).all(keysParam(refs, true)) as Uint8Array[];
+  return bytes.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'));
 }
 
 /**
@@ -199,38 +273,58 @@ export function storedRowsJson(db: ServiceDb, refs: readonly RecordRef[]): Uint8
  */
 const MAX_BY_ROWID = 100;
 
-/** Each record's JSON rowid and generation, as the by-rowid statement binds them (a missing rowid as null). */
+/**
+ * Each record's JSON rowid and generation, as the by-rowid statement binds them (a missing rowid
+ * as null), in an array held per page length: binding reads it at once, so it is reused.
+ */
 function rowidParams(refs: readonly RecordRef[]): (number | null)[] {
-  const params = new Array<number | null>(refs.length * 2);
+  let params = rowidParamsOf[refs.length];
+  if (!params) rowidParamsOf[refs.length] = params = new Array<number | null>(refs.length * 2);
   for (let i = 0; i < refs.length; i += 1) {
     const { population, row } = refs[i] as RecordRef;
-    const rowid = population.number(JSON_ROWID_COLUMN).at(row);
+    const [rowids, generations] = rowidColumns(population);
+    const rowid = rowids.at(row);
     params[2 * i] = Number.isNaN(rowid) ? null : rowid;
-    params[2 * i + 1] = population.number(GEN_FROM_COLUMN).at(row);
+    params[2 * i + 1] = generations.at(row);
   }
   return params;
 }
+const rowidParamsOf: (number | null)[][] = [];
+
+/** A population's JSON rowid and generation columns, looked up once. */
+function rowidColumns(population: Population): [NumberColumn, NumberColumn] {
+  let columns = rowidColumnsOf.get(population);
+  if (!columns) {
+    columns = [population.number(JSON_ROWID_COLUMN), population.number(GEN_FROM_COLUMN)];
+    rowidColumnsOf.set(population, columns);
+  }
+  return columns;
+}
+const rowidColumnsOf = new WeakMap<Population, [NumberColumn, NumberColumn]>();
 
 /**
- * The by-rowid statement for pages of `length` records, held per database and length: the page's
- * (rowid, generation) pairs as `?` parameters, so that neither a JSON parameter (json_each and
- * json_extract of each key) nor the key's index is read. A record whose rowid now holds another
- * generation's JSON is left out, and the caller reads the page by key.
+ * The by-rowid statement for pages of `length` records, held per database, length and answer
+ * form (`bytes`: the JSON as a BLOB, else as text): the page's (rowid, generation) pairs as `?`
+ * parameters, so that neither a JSON parameter (json_each and json_extract of each key) nor the
+ * key's index is read. A record whose rowid now holds another generation's JSON is left out, and
+ * the caller reads the page by key.
  */
-function byRowidStatement(db: ServiceDb, length: number) {
+function byRowidStatement(db: ServiceDb, length: number, bytes: boolean) {
   let statements = byRowidStatements.get(db);
   if (!statements) byRowidStatements.set(db, (statements = []));
-  let statement = statements[length];
+  const at = 2 * length + (bytes ? 1 : 0);
+  let statement = statements[at];
   if (!statement) {
     const values = Array.from({ length }, (_, i) => `(${i}, ?, ?)`).join(', ');
     statement = db
       .prepare(
         `WITH page(at, r, g) AS (VALUES ${values})
-         SELECT CAST(j.json AS BLOB) FROM page JOIN statistic_json AS j ON j.rowid = page.r AND j.gen_from = page.g
+         SELECT ${bytes ? 'CAST(j.json AS BLOB)' : 'j.json'} FROM page
+         JOIN statistic_json AS j ON j.rowid = page.r AND j.gen_from = page.g
          ORDER BY page.at`,
       )
       .pluck();
-    statements[length] = statement;
+    statements[at] = statement;
   }
   return statement;
 }
