@@ -16,7 +16,7 @@ export type CheckedDocument =
  * checked every time but not kept, so the cache holds at most about maxEntries × maxChars.
  */
 export class DocumentCache {
-  private readonly bySchema = new WeakMap<GraphQLSchema, Map<string, CheckedDocument>>();
+  private readonly bySchema = new WeakMap<GraphQLSchema, Entries>();
   hits = 0;
   misses = 0;
 
@@ -27,22 +27,34 @@ export class DocumentCache {
 
   /** The cached outcome of `query` on `schema`, or `check()`'s, remembered. */
   get(schema: GraphQLSchema, query: string, check: () => CheckedDocument): CheckedDocument {
-    let entries = this.bySchema.get(schema);
-    if (!entries) this.bySchema.set(schema, (entries = new Map()));
+    let known = this.bySchema.get(schema);
+    if (!known) this.bySchema.set(schema, (known = { entries: new Map(), newest: undefined }));
+    const { entries } = known;
     const found = entries.get(query);
     if (found) {
       this.hits += 1;
-      entries.delete(query);
-      entries.set(query, found);
+      // Moved to the end unless it is there already (the usual case: one text asked again).
+      if (known.newest !== query) {
+        entries.delete(query);
+        entries.set(query, found);
+        known.newest = query;
+      }
       return found;
     }
     this.misses += 1;
     const checked = check();
     if (query.length > this.maxChars) return checked;
     entries.set(query, checked);
+    known.newest = query;
     if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
     return checked;
   }
+}
+
+/** A schema's texts, least recently used first, and the most recently used one. */
+interface Entries {
+  entries: Map<string, CheckedDocument>;
+  newest: string | undefined;
 }
 
 /** The service's one cache (schemas are made once per service; each has its own entries). */

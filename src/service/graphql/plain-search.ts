@@ -25,7 +25,12 @@ import { UNCOMPUTED_STATISTIC_LABELS, type GraphqlQueryName } from '../../shared
 import type { Population } from '../../shared/statistics-index';
 import { storedRowFields } from '../statistics/queries/render-rows';
 import type { GraphqlOperation } from './execute';
-import { argumentBindings, boundArguments, type ArgumentBinding } from './plain-arguments';
+import {
+  argumentBindings,
+  boundArguments,
+  type ArgumentBinding,
+  type BoundArguments,
+} from './plain-arguments';
 import { planSearch, type GraphqlContext, type SearchArgs } from './resolvers';
 import { searchStatisticRefs } from './search';
 
@@ -44,9 +49,7 @@ import { searchStatisticRefs } from './search';
  * error (a variable of the wrong type, a refused body, a value graphql-js would refuse to
  * serialise), and the request takes the full path, which gives the errors.
  *
- * What depends only on the query text is made once with the plan (document-cache.ts): the
- * bindings, and every key of the answer as JSON text, so a request writes the answer's text in one
- * pass, value after value, without an object per record (docs/graphql.md, "Speed").
+ * The plan, and the bindings, are made once per query text (document-cache.ts).
  */
 export interface PlainSearchPlan {
   operation: OperationDefinitionNode;
@@ -58,20 +61,15 @@ export interface PlainSearchPlan {
   parts: PagePart[];
   /** How the root field's arguments come from the variables, or null: graphql-js coerces them. */
   bindings: ArgumentBinding[] | null;
-  /** `{"data":{"<key>":` : the answer's text before the page. */
-  head: string;
 }
 
-/** A part of the page; `prefix` is its key as JSON text, after `{` or `,`. */
 type PagePart =
-  | { key: string; prefix: string; part: 'meta' | 'data'; fields: LeafField[] }
-  | { key: string; prefix: string; part: '__typename'; typename: string };
+  | { key: string; part: 'meta' | 'data'; fields: LeafField[] }
+  | { key: string; part: '__typename'; typename: string };
 
 /** A selected field of an item or of `meta`: its response name, its name, and how it is written. */
 interface LeafField {
   key: string;
-  /** `{"<key>":` for the first field of an object, else `,"<key>":`. */
-  prefix: string;
   name: string;
   nullable: boolean;
   /**
@@ -104,26 +102,28 @@ export function plainSearchPlan(schema: GraphQLSchema, document: DocumentNode): 
   for (const node of plainFields(field.selectionSet) ?? []) {
     const name = node.name.value;
     const key = responseKey(node);
-    const prefix = keyPrefix(parts.length, key);
     if (name === TYPENAME && !node.selectionSet) {
-      parts.push({ key, prefix, part: TYPENAME, typename: page.name });
+      parts.push({ key, part: TYPENAME, typename: page.name });
       continue;
     }
     if ((name !== 'data' && name !== 'meta') || !node.selectionSet) return null;
     const item = getNamedType(page.getFields()[name]!.type) as GraphQLObjectType;
     const fields = leafFields(item, node.selectionSet);
     if (!fields) return null;
-    parts.push({ key, prefix, part: name, fields });
+    parts.push({ key, part: name, fields });
   }
   if (parts.length === 0) return null;
   const key = responseKey(field);
+  if ([key, ...parts.map((p) => p.key)].includes(PROTO)) return null;
   const bindings = argumentBindings(operation, field, fieldDef);
-  const head = `{"data":${keyPrefix(0, key)}`;
-  return { operation, query, field, fieldDef, key, parts, bindings, head };
+  return { operation, query, field, fieldDef, key, parts, bindings };
 }
 
-/** A member's key as JSON text: `{"key":` when it is an object's first member, else `,"key":`. */
-const keyPrefix = (at: number, key: string): string => `${at === 0 ? '{' : ','}${JSON.stringify(key)}:`;
+/**
+ * A response name the answer's plain objects cannot hold: assigning it sets the prototype, so
+ * JSON.stringify would leave it out, where graphql-js's null-prototype objects write it.
+ */
+const PROTO = '__proto__';
 
 const TYPENAME = '__typename';
 
@@ -159,15 +159,15 @@ function leafFields(type: GraphQLObjectType, selectionSet: SelectionSetNode): Le
     if (node.selectionSet || (node.arguments?.length ?? 0) > 0) return null;
     const name = node.name.value;
     const key = responseKey(node);
-    const prefix = keyPrefix(out.length, key);
+    if (key === PROTO) return null;
     if (name === TYPENAME) {
-      out.push({ key, prefix, name, nullable: false, shape: { typename: type.name } });
+      out.push({ key, name, nullable: false, shape: { typename: type.name } });
       continue;
     }
     const def = type.getFields()[name];
     const shape = def && leafShape(def.type, name);
     if (!shape) return null;
-    out.push({ key, prefix, name, nullable: !(def.type instanceof GraphQLNonNull), shape });
+    out.push({ key, name, nullable: !(def.type instanceof GraphQLNonNull), shape });
   }
   return out;
 }
@@ -208,18 +208,18 @@ export function answerPlainSearch(
   } catch {
     return null;
   }
-  let text = plan.head;
+  const page: Record<string, unknown> = {};
   for (const part of plan.parts) {
     const written =
       part.part === TYPENAME
-        ? JSON.stringify(part.typename)
+        ? part.typename
         : part.part === 'meta'
-          ? metaText(part.fields, search.meta)
-          : itemsText(part.fields, search, context);
+          ? pageMeta(part.fields, search.meta)
+          : items(part.fields, search, context);
     if (written === null) return null;
-    text += part.prefix + written;
+    page[part.key] = written;
   }
-  return `${text}}}}`;
+  return JSON.stringify({ data: { [plan.key]: page } });
 }
 
 /** The arguments as graphql-js's own functions coerce them, or null on any error. */
@@ -227,7 +227,7 @@ function coercedArguments(
   schema: GraphQLSchema,
   plan: PlainSearchPlan,
   operation: GraphqlOperation,
-): { args: Record<string, unknown>; parsedBody?: undefined } | null {
+): BoundArguments | null {
   const variables = getVariableValues(
     schema,
     plan.operation.variableDefinitions ?? [],
@@ -242,28 +242,28 @@ function coercedArguments(
   }
 }
 
-function metaText(fields: readonly LeafField[], meta: Record<string, unknown>): string | null {
-  let text = '';
+function pageMeta(
+  fields: readonly LeafField[],
+  meta: Record<string, unknown>,
+): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = jsonText(written(field, meta[field.name]));
+    const value = written(field, meta[field.name]);
     if (value === undefined) return null;
-    text += field.prefix + value;
+    out[field.key] = value;
   }
-  return `${text}}`;
+  return out;
 }
 
-/** The page's items as JSON text: `[{…},…]`. */
-function itemsText(
+function items(
   fields: readonly LeafField[],
   search: ReturnType<typeof searchStatisticRefs>,
   context: GraphqlContext,
-): string | null {
+): Record<string, unknown>[] | null {
   const { refs } = search;
   const readers = refs.map((ref) => readersOf(ref.population, fields));
   // The fields some record of the page reads from its stored JSON, read for the whole page.
-  const fromJson = readers.some((r) => r.anyFromJson)
-    ? fields.flatMap((_, i) => (readers.some((r) => r.fromJson[i]) ? [i] : []))
-    : [];
+  const fromJson = fields.flatMap((_, i) => (readers.some((r) => r.fromJson[i]) ? [i] : []));
   const stored =
     fromJson.length > 0
       ? storedRowFields(
@@ -273,35 +273,34 @@ function itemsText(
         )
       : null;
   const json: unknown[] = new Array<unknown>(fields.length);
-  let text = '[';
+  const out: Record<string, unknown>[] = [];
   for (let r = 0; r < refs.length; r += 1) {
     const { row } = refs[r]!;
     const { read } = readers[r]!;
     const values = stored?.[r];
     // The record's JSON values where its readers expect them: at their field's place.
     if (values) for (let j = 0; j < fromJson.length; j += 1) json[fromJson[j]!] = values[j];
-    if (r > 0) text += ',';
+    const item: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i += 1) {
       const value = read[i]!(row, json);
       if (value === undefined) return null;
-      text += fields[i]!.prefix + value;
+      item[fields[i]!.key] = value;
     }
-    text += '}';
+    out.push(item);
   }
-  return `${text}]`;
+  return out;
 }
 
 /**
  * Reads one field of record `row` (`json`: its stored-JSON values at their fields' places): the
- * value's JSON text as graphql-js writes it, or undefined when it would not write it as it is.
+ * value as graphql-js writes it, or undefined when it would not write it as it is.
  */
-type Reader = (row: number, json: readonly unknown[]) => string | undefined;
+type Reader = (row: number, json: readonly unknown[]) => unknown;
 
 /** A population's readers of a selection's fields (made once: populations never change). */
 interface Readers {
   read: Reader[];
   fromJson: boolean[];
-  anyFromJson: boolean;
 }
 
 function readersOf(population: Population, fields: readonly LeafField[]): Readers {
@@ -310,8 +309,7 @@ function readersOf(population: Population, fields: readonly LeafField[]): Reader
   let readers = known.get(fields);
   if (!readers) {
     const made = fields.map((field, i) => readerOf(population, field, i));
-    const fromJson = made.map((m) => m.fromJson);
-    readers = { read: made.map((m) => m.read), fromJson, anyFromJson: fromJson.includes(true) };
+    readers = { read: made.map((m) => m.read), fromJson: made.map((m) => m.fromJson) };
     known.set(fields, readers);
   }
   return readers;
@@ -329,18 +327,18 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
   const { shape } = field;
   const index = (read: Reader) => ({ read, fromJson: false });
   if ('typename' in shape || 'alwaysNull' in shape) {
-    const text = jsonText(written(field, null));
-    return index(() => text);
+    const value = written(field, null);
+    return index(() => value);
   }
   const kind = 'leaf' in shape ? population.kindOf(field.name) : undefined;
   if ('leaf' in shape && shape.leaf === GraphQLFloat && kind === 'number') {
     const column = population.number(field.name);
-    const missing = field.nullable ? 'null' : undefined;
-    // Float writes a finite number as it is (JSON's text of a finite number is String's); a
-    // missing value is NaN in a column (null in the JSON); graphql-js refuses an infinite one.
+    const missing = field.nullable ? null : undefined;
+    // Float writes a finite number as it is; a missing value is NaN in a column (null in the
+    // JSON); graphql-js refuses an infinite one.
     return index((row) => {
       const value = column.at(row);
-      if (Number.isFinite(value)) return String(value);
+      if (Number.isFinite(value)) return value;
       return Number.isNaN(value) ? missing : undefined;
     });
   }
@@ -348,8 +346,8 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
     'leaf' in shape &&
     (shape.leaf === GraphQLString || shape.leaf === GraphQLID || shape.leaf instanceof GraphQLEnumType);
   if (textual && kind === 'constant') {
-    const text = jsonText(written(field, population.constant(field.name)));
-    return index(() => text);
+    const value = written(field, population.constant(field.name));
+    return index(() => value);
   }
   if (textual && kind === 'text') {
     const column = population.text(field.name);
@@ -357,20 +355,10 @@ function readerOf(population: Population, field: LeafField, at: number): { read:
     const plain = !(shape.leaf instanceof GraphQLEnumType);
     return index((row) => {
       const value = column.at(row);
-      return plain && typeof value === 'string' ? JSON.stringify(value) : jsonText(written(field, value));
+      return plain && typeof value === 'string' ? value : written(field, value);
     });
   }
-  return { read: (_row, json) => jsonText(written(field, json[at])), fromJson: true };
-}
-
-/**
- * A written value's JSON text, as JSON.stringify writes it inside the answer (a number here is
- * finite: graphql-js's Int and Float refuse any other), or undefined for undefined.
- */
-function jsonText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (value === null) return 'null';
-  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+  return { read: (_row, json) => written(field, json[at]), fromJson: true };
 }
 
 /**

@@ -81,6 +81,7 @@ function indexKind(query: GraphqlQueryName, index: string, namespace: string): G
 
 /** `protocols`, each one checked against the catalogue; absent or empty means every protocol. */
 function knownProtocolList(protocols: SearchArgs['protocols'], known: ReadonlySet<string>): string[] {
+  if (!protocols || protocols.length === 0) return [];
   const list = [...new Set(protocols ?? [])];
   for (const [i, protocol] of (protocols ?? []).entries()) {
     if (!known.has(protocol))
