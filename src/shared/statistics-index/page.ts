@@ -86,12 +86,13 @@ function share(
   if (found) {
     const { bits, count } = found;
     if (wanted > 0 && count > 0) {
-      const lead = walkLead(population, sort);
-      const rows =
-        lead && count * 8 > population.size
-          ? walkOrder(population, lead, Math.min(wanted, count), (row) => hasBit(bits, row))
-          : firstInOrder(population, rowsOfBits(bits, count), sort, Math.min(wanted, count));
-      shares.push({ population, rows });
+      const take = Math.min(wanted, count);
+      const walked =
+        count * 8 > population.size ? walkedPage(population, sort, take, (row) => hasBit(bits, row)) : null;
+      shares.push({
+        population,
+        rows: walked ?? firstInOrder(population, rowsOfBits(bits, count), sort, take),
+      });
     }
     return count;
   }
@@ -282,9 +283,13 @@ function firstInOrder(
   sort: readonly SortTerm[],
   wanted: number,
 ): readonly number[] {
-  const lead = walkLead(population, sort);
   // Matches dense enough to be met soon along the lead column's order are walked.
-  if (lead && matches.length * 8 > population.size) return walk(population, matches, lead, wanted);
+  if (matches.length * 8 > population.size) {
+    const take = Math.min(wanted, matches.length);
+    const walked = walkedPage(population, sort, take, marked(population, matches));
+    if (walked) return walked;
+  }
+  const lead = walkLead(population, sort);
   const packed = lead ? packedFirst(population, lead, matches, wanted) : null;
   if (packed) return packed;
   const terms = sort.filter((t) => population.kindOf(t.field) !== 'constant');
@@ -358,11 +363,33 @@ function walkLead(population: Population, sort: readonly SortTerm[]): SortTerm |
   return terms === 2 || lead.field === population.tieField ? lead : null;
 }
 
+/**
+ * The first `take` rows `has` holds in the order of `sort`, walked along the lead column's
+ * order, when it can be: the lead followed by record order (`walkOrder`), or a number column
+ * followed by other terms, each run of its equal values ordered by them (`walkRuns`); else null.
+ */
+function walkedPage(
+  population: Population,
+  sort: readonly SortTerm[],
+  take: number,
+  has: (row: number) => boolean,
+): number[] | null {
+  const lead = walkLead(population, sort);
+  if (lead) return walkOrder(population, lead, take, has);
+  const terms = sort.filter((t) => population.kindOf(t.field) !== 'constant');
+  const first = terms[0];
+  if (first === undefined || population.kindOf(first.field) !== 'number') return null;
+  const last = terms[terms.length - 1]!;
+  // Record order ends every run's order anyway (termsComparator): a last id ascending is implied.
+  const end = last.field === population.tieField && !last.desc ? terms.length - 1 : terms.length;
+  return walkRuns(population, first, terms.slice(1, end), take, has);
+}
+
 let members = new Uint32Array(1024);
 let stamp = 0;
 
-/** The first `wanted` matches along the lead column's order (`walkOrder`). */
-function walk(population: Population, matches: Uint32Array, lead: SortTerm, wanted: number): number[] {
+/** A test of whether a row is one of `matches` (for a walk). */
+function marked(population: Population, matches: Uint32Array): (row: number) => boolean {
   // One marking array for every walk, a new stamp for each: a match is a row marked with the
   // walk's stamp, so nothing is cleared after it (a new array per query was garbage).
   if (members.length < population.size || stamp === 0xffffffff) {
@@ -373,8 +400,58 @@ function walk(population: Population, matches: Uint32Array, lead: SortTerm, want
   const member = members;
   const mark = stamp;
   for (let i = 0; i < matches.length; i += 1) member[matches[i] as number] = mark;
-  return walkOrder(population, lead, Math.min(wanted, matches.length), (row) => member[row] === mark);
+  return (row) => member[row] === mark;
 }
+
+/**
+ * The first `take` rows `has` holds in the order of the number column `lead`, then of `rest`,
+ * then record order: the column's order is read a run of equal values at a time (backwards run
+ * by run when descending, each run forwards, so missing values come first ascending and last
+ * descending), and a run's held rows are sorted by `rest` when more than one is held. A second
+ * sort term no longer means sorting every match: a page needs the runs up to its end.
+ */
+function walkRuns(
+  population: Population,
+  lead: SortTerm,
+  rest: readonly SortTerm[],
+  take: number,
+  has: (row: number) => boolean,
+): number[] {
+  const order = population.ascending(lead.field);
+  const codes = population.number(lead.field).codes;
+  const compare = termsComparator(population, rest);
+  const out: number[] = [];
+  const run: number[] = [];
+  const n = order.length;
+  let from = lead.desc ? n : 0;
+  while (out.length < take && (lead.desc ? from > 0 : from < n)) {
+    // The run [a, b): every place whose code equals the code at its first (or, descending, last).
+    let a = from;
+    let b = from;
+    const at = codes[order[lead.desc ? from - 1 : from] as number] as number;
+    if (lead.desc) {
+      a -= 1;
+      while (a > 0 && sameCode(codes[order[a - 1] as number] as number, at)) a -= 1;
+      from = a;
+    } else {
+      b += 1;
+      while (b < n && sameCode(codes[order[b] as number] as number, at)) b += 1;
+      from = b;
+    }
+    run.length = 0;
+    for (let p = a; p < b; p += 1) {
+      const row = order[p] as number;
+      if (has(row)) run.push(row);
+    }
+    if (run.length > 1) run.sort(compare);
+    for (const row of run) out.push(row);
+  }
+  if (out.length > take) out.length = take;
+  return out;
+}
+
+/** Whether two codes are of one value: equal, or both missing in a float column (NaN). */
+const sameCode = (x: number, y: number): boolean => x === y || (x !== x && y !== y);
 
 /**
  * The first `take` rows `has` holds along the lead column's order (the caller knows at least that
