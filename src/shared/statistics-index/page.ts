@@ -421,7 +421,6 @@ function walkRuns(
   const codes = population.number(lead.field).codes;
   const compare = termsComparator(population, rest);
   const out: number[] = [];
-  const run: number[] = [];
   const n = order.length;
   let from = lead.desc ? n : 0;
   while (out.length < take && (lead.desc ? from > 0 : from < n)) {
@@ -438,13 +437,16 @@ function walkRuns(
       while (b < n && sameCode(codes[order[b] as number] as number, at)) b += 1;
       from = b;
     }
-    run.length = 0;
+    const start = out.length;
     for (let p = a; p < b; p += 1) {
       const row = order[p] as number;
-      if (has(row)) run.push(row);
+      if (has(row)) out.push(row);
     }
-    if (run.length > 1) run.sort(compare);
-    for (const row of run) out.push(row);
+    // Ties of the lead (rare for most columns) are ordered by the rest, in place.
+    if (out.length - start > 1) {
+      const run = out.slice(start).sort(compare);
+      for (let i = 0; i < run.length; i += 1) out[start + i] = run[i] as number;
+    }
   }
   if (out.length > take) out.length = take;
   return out;

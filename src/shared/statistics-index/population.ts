@@ -69,6 +69,11 @@ export class Population implements Releasable {
   private readonly constants: Readonly<Record<string, string>>;
   private readonly orders = new Map<string, Permutation>();
   private readonly nullCounts = new Map<string, number>();
+  /**
+   * Each field's kind once asked: the fields a population has never change (a number column
+   * released is still its source's), so a field's kind is fixed for the population's life.
+   */
+  private readonly kinds = new Map<string, ColumnKind | undefined>();
   /** What the budget counts of this population, by field (columns and permutations apart). */
   private readonly columnParts = new Map<string, HeldPart>();
   private readonly orderParts = new Map<string, HeldPart>();
@@ -210,6 +215,16 @@ export class Population implements Releasable {
 
   /** The kind of `field` here, or undefined when the population has no such column. */
   kindOf(field: string): ColumnKind | undefined {
+    // Asked for every condition and sort term of every population a query reads: kept by field.
+    let kind = this.kinds.get(field);
+    if (kind === undefined && !this.kinds.has(field)) {
+      kind = this.kindOfField(field);
+      this.kinds.set(field, kind);
+    }
+    return kind;
+  }
+
+  private kindOfField(field: string): ColumnKind | undefined {
     if (this.numbers.has(field) || this.source?.fields.has(field)) return 'number';
     if (Object.hasOwn(this.texts, field)) return 'text';
     if (Object.hasOwn(this.constants, field)) return 'constant';
