@@ -282,7 +282,13 @@ export function searchBits(
   stretches.sort((a, b) => a.to - a.from - (b.to - b.from));
   stretchBits(population, stretches[0] as OrderRange, bits, words, null);
   for (let s = 1; s < stretches.length; s += 1) {
-    stretchBits(population, stretches[s] as OrderRange, other, words, null);
+    const stretch = stretches[s] as OrderRange;
+    if ((stretch.to - stretch.from) * 2 > n) {
+      // Wide: the places outside it are fewer, and each clears its record's bit.
+      clearOutside(bits, population.ascending(stretch.field), stretch.from, stretch.to);
+      continue;
+    }
+    stretchBits(population, stretch, other, words, null);
     for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (other[w] as number);
   }
   for (const members of ors) {
@@ -294,6 +300,18 @@ export function searchBits(
     for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (either[w] as number);
   }
   return { bits, count: countBits(bits) };
+}
+
+/** Clears the bits of the records at the places of `order` outside [from, to). */
+function clearOutside(bits: Int32Array, order: ArrayLike<number>, from: number, to: number): void {
+  for (let p = 0; p < from; p += 1) {
+    const row = order[p] as number;
+    bits[row >>> 5] = (bits[row >>> 5] as number) & ~(1 << (row & 31));
+  }
+  for (let p = to; p < order.length; p += 1) {
+    const row = order[p] as number;
+    bits[row >>> 5] = (bits[row >>> 5] as number) & ~(1 << (row & 31));
+  }
 }
 
 /** The `count` rows whose bits are set, ascending, into a scratch array the next call overwrites. */
