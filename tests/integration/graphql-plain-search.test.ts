@@ -231,6 +231,24 @@ describe('the GraphQL plain-field statistics search', () => {
   });
 });
 
+describe('the GraphQL plain search over a changing index', () => {
+  it("searches the index's current generation: a population written after a search is found", async () => {
+    const [query] = PLAIN_QUERIES as [string];
+    const variables = {
+      index: 'local.position_statistics',
+      body: { filter: { and: [{ field: 'protocol', match: 'PROP_C' }] }, paging: { size: 5, from: 0 } },
+    };
+    const totalOf = (text: string | null) =>
+      (JSON.parse(text!) as { data: { searchPositionStatistic: { meta: { total: number } } } }).data
+        .searchPositionStatistic.meta.total;
+    expect(totalOf(plainText(query, variables))).toBe(0);
+    replacePopulation(db, 'PROP_C', 'D7', 7, 4);
+    const expected = await fullText(query, variables);
+    expect(totalOf(expected)).toBe(7);
+    expect(plainText(query, variables)).toBe(expected);
+  });
+});
+
 describe('the REST statistic filter answer made as bytes', () => {
   it('is byte for byte the text made from the rows, with and without the ranking', () => {
     fc.assert(
