@@ -32,9 +32,13 @@ describe('statistic filter bodies recognised by their text', () => {
     const first = await post(PUBLIC, text);
     expect(first.status).toBe(200);
     const hits = known().public.hits;
-    const again = await post(PUBLIC, text);
-    expect(again.body).toEqual(first.body);
-    expect(known().public.hits).toBe(hits + 1);
+    // Remembered from its second validation (a body sent once is not kept), recognised from its third ask.
+    expect((await post(PUBLIC, text)).body).toEqual(first.body);
+    expect(known().public.hits).toBe(hits);
+    for (let i = 1; i <= 2; i += 1) {
+      expect((await post(PUBLIC, text)).body).toEqual(first.body);
+      expect(known().public.hits).toBe(hits + i);
+    }
     // The same query in another text (padded, keys reordered) is validated and answers the same.
     const padded =
       ' { "pagination": {"offset": 0, "limit": 4}, "sortBy": "pnl", "ranges": [{"gte": 1, ' +
@@ -57,8 +61,9 @@ describe('statistic filter bodies recognised by their text', () => {
 
   it('checks a text the public filter accepted again on the private filter, which has no ranges', async () => {
     const text = JSON.stringify({ ranges: [{ fieldName: 'winRate', gte: 10 }], pagination: { limit: 3 } });
-    expect((await post(PUBLIC, text)).status).toBe(200);
-    expect((await post(PUBLIC, text)).status).toBe(200);
+    const hits = known().public.hits;
+    for (let i = 0; i < 3; i += 1) expect((await post(PUBLIC, text)).status).toBe(200);
+    expect(known().public.hits).toBe(hits + 1);
     for (let i = 0; i < 2; i += 1) {
       const answer = await post('/NOVA_ARB/position/statistic/filter', text);
       expect(answer.status).toBe(400);
@@ -68,10 +73,13 @@ describe('statistic filter bodies recognised by their text', () => {
 
   it("answers a known text for the path's protocol, and refuses an unknown protocol every time", async () => {
     const text = JSON.stringify({ sortBy: 'winRate', pagination: { limit: 3, offset: 1 } });
+    for (let i = 0; i < 2; i += 1) await post(PUBLIC, text);
     const nova = await post(PUBLIC, text);
     const otherPath = '/public/ORBIT_BASE/position/statistic/filter';
+    const hits = known().public.hits;
     const other = await post(otherPath, text);
     expect(other.status).toBe(200);
+    expect(known().public.hits).toBe(hits + 1);
     // The other protocol's answer to the same query written differently (validated afresh).
     const fresh = await post(otherPath, ` ${text}`);
     expect(other.body).toEqual(fresh.body);

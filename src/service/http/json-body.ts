@@ -15,20 +15,32 @@ type WithRawBody = FastifyRequest & {
  * checked, and refused, every time. Each route keeps its own, so a text one route accepts is
  * still checked by another. Bounded: at most `max` texts of at most `maxTextLength` characters,
  * the oldest remembered forgotten first.
+ *
+ * A text is remembered from its second validation, as the answer cache keeps an answer from its
+ * key's second ask: a body sent once (every request of a trader tuning ranges) would only churn
+ * the memory. Texts seen once are marked by their hash in a fixed table, which allocates nothing;
+ * two texts sharing a slot only make one be remembered a request early.
  */
 export class KnownBodies<T> {
   /** Requests answered from a remembered text (tests read it). */
   hits = 0;
   private readonly byText = new Map<string, T>();
+  private readonly seenOnce = new Int32Array(SEEN_SLOTS);
 
   constructor(
     private readonly max = 256,
     private readonly maxTextLength = 4096,
   ) {}
 
-  /** Remembers what `text` validated to. */
+  /** Remembers what `text` validated to, if it was validated before. */
   remember(text: string, value: T): void {
     if (text.length === 0 || text.length > this.maxTextLength || this.byText.has(text)) return;
+    const hash = textHash(text);
+    const slot = hash & (SEEN_SLOTS - 1);
+    if (this.seenOnce[slot] !== hash) {
+      this.seenOnce[slot] = hash;
+      return;
+    }
     this.byText.set(text, value);
     if (this.byText.size > this.max) this.byText.delete(this.byText.keys().next().value as string);
   }
@@ -45,6 +57,15 @@ export class KnownBodies<T> {
   lookUp(text: string): T | undefined {
     return this.byText.get(text);
   }
+}
+
+const SEEN_SLOTS = 4096;
+
+/** FNV-1a over the text's UTF-16 code units; 0 is kept for empty slots. */
+function textHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash === 0 ? 1 : hash;
 }
 
 /** The route option that lets the JSON parser recognise the route's known body texts. */
