@@ -148,7 +148,10 @@ export function writePercentile(out: Buffer, at: number, percentile: PercentileC
   return at + out.write(numberJson(percentile.column.at(row)), at, 'latin1');
 }
 
-/** Record `row`'s percentile in hundredths (0…10,000), found from its code without float maths when the column allows; -1 for any other value. */
+/**
+ * Record `row`'s percentile in hundredths (0…10,000), from its code without float maths when the
+ * column allows; -1 for any other value.
+ */
 function percentileHundredths(percentile: PercentileColumn, row: number): number {
   let hundredths = -1;
   if (percentile.step > 0) {
@@ -177,7 +180,10 @@ function writeHundredths(out: Buffer, at: number, hundredths: number): number {
   return at + (PERCENTILE_LENGTHS[hundredths] as number);
 }
 
-/** The JSON of every percentile 0.00…100.00: k hundredths at k × PERCENTILE_STRIDE, PERCENTILE_LENGTHS[k] bytes. */
+/**
+ * The JSON of every percentile 0.00…100.00, made once: k hundredths at k × PERCENTILE_STRIDE,
+ * PERCENTILE_LENGTHS[k] bytes.
+ */
 const PERCENTILE_STRIDE = 8;
 const PERCENTILE_LENGTHS = new Uint8Array(10_001);
 const PERCENTILE_BYTES = new Uint8Array(10_001 * PERCENTILE_STRIDE);
