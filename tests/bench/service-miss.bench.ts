@@ -1,9 +1,11 @@
 // npm run bench:service-miss — the service's CPU per statistics miss over real HTTP (issue #19).
-// A 200,000-record store (bench:service's world), the service as its own process, and three
-// loads: the public REST filter with a new random body every request, GraphQL
-// searchPositionStatistic with new random variables every request, and the constant route. It
-// prints the service's CPU per request read from /proc (the figure that carries over on a shared
-// machine), next to req/s and p99.
+// A 200,000-record store (bench:service's world), the service as its own process, and four
+// loads: bench:service's cached filter (one body over and over, answered from the answer cache:
+// issue #3's `ceilingRps / filterRps`), the public REST filter with a new random body every
+// request, GraphQL searchPositionStatistic with new random variables every request, and the
+// constant route. It prints the service's CPU per request read from /proc (the figure that
+// carries over on a shared machine), next to req/s and p99, and the cached filter's CPU over the
+// constant route's.
 //
 //   BENCH_MISS_DB=<file>      keep the store there and reuse it (built when missing)
 //   BENCH_MISS_ROOTS=<a,b>    checkouts to alternate (A/B: each round runs every root in turn)
@@ -187,6 +189,26 @@ function restTarget(url: string, headers: Record<string, string>, q: Quantiles, 
   };
 }
 
+/** bench:service's cached filter: the same body over and over, answered from the answer cache. */
+function cachedTarget(url: string, headers: Record<string, string>): Target {
+  return {
+    url: `${url}/public/NOVA_ARB/position/statistic/filter`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      queries: [{ fieldName: 'type', value: 'FULL' }],
+      ranges: [
+        { fieldName: 'winRate', gte: 40 },
+        { fieldName: 'totalTrade', gte: 20 },
+        { fieldName: 'ranking.pnl', gte: 30 },
+      ],
+      sortBy: 'pnl',
+      sortType: 'desc',
+      pagination: { limit: 20, offset: 0 },
+    }),
+  };
+}
+
 function graphqlTarget(url: string, headers: Record<string, string>, q: Quantiles, seed: number): Target {
   const random = new SeededRandom(seed);
   const protocols = knownProtocols();
@@ -210,7 +232,7 @@ async function main(): Promise<void> {
   const profileDir = process.env.BENCH_MISS_PROFILE ? resolve(process.env.BENCH_MISS_PROFILE) : null;
   const { store: s, cleanUp } = store();
   const headers = { 'content-type': 'application/json', 'x-api-key': s.apiKey };
-  const figures = new Map<string, { rest: number[]; graphql: number[]; health: number[] }>();
+  const figures = new Map<string, { hit: number[]; rest: number[]; graphql: number[]; health: number[] }>();
   const profiles: { pid: number; windows: ProfileWindow[] }[] = [];
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -220,11 +242,12 @@ async function main(): Promise<void> {
         // back from disk measures the disk, so every service starts with it read once.
         readWhole(s.dbPath);
         const service = await startAt(root, s.dbPath, profileDir);
-        const f = figures.get(root) ?? { rest: [], graphql: [], health: [] };
+        const f = figures.get(root) ?? { hit: [], rest: [], graphql: [], health: [] };
         figures.set(root, f);
         const windows: ProfileWindow[] = [];
         const { url } = service;
         try {
+          f.hit.push(await measure('REST cached', service, cachedTarget(url, headers), windows));
           // Different seeds per round: every request of the run is a new body.
           const rest = restTarget(url, headers, s.quantiles, round);
           f.rest.push(await measure('REST miss', service, rest, windows));
@@ -241,10 +264,14 @@ async function main(): Promise<void> {
     cleanUp();
   }
   const show = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' / ');
-  for (const [root, f] of figures)
+  for (const [root, f] of figures) {
+    const ratio = f.hit.map((hit, i) => hit / (f.health[i] ?? Number.NaN));
     console.log(
-      `${root}: CPU ms per request — REST miss ${show(f.rest)}, GraphQL miss ${show(f.graphql)}, /health ${show(f.health)}`,
+      `${root}: CPU ms per request — REST cached ${show(f.hit)}, REST miss ${show(f.rest)}, ` +
+        `GraphQL miss ${show(f.graphql)}, /health ${show(f.health)}; ` +
+        `cached / health ${ratio.map((r) => r.toFixed(2)).join(' / ')}`,
     );
+  }
   for (const { pid, windows } of profiles) {
     const file = readdirSync(profileDir!).find((n) => n.includes(`.${pid}.`) && n.endsWith('.cpuprofile'));
     if (file) printProfileSummary(join(profileDir!, file), 40, windows);
