@@ -4,12 +4,7 @@ import { compileConditions, compileSort, type Sql } from '../store/conditions';
 import type { ServiceDb } from '../store/database';
 import { prepareCached } from '../../node/sqlite';
 import type { DataSet } from './datasets';
-import {
-  searchPopulations,
-  type IndexGeneration,
-  type Population,
-  type RecordRef,
-} from '../../shared/statistics-index';
+import { searchPopulations, type RecordRef } from '../../shared/statistics-index';
 import { indexConditions, indexSort } from '../statistics/index/index-conditions';
 import { storedRowsText } from '../statistics/queries/render-rows';
 import { statisticsIndexOf } from '../statistics/index/statistics-index';
@@ -95,7 +90,7 @@ export function searchStatisticRefs(
   const { filter, sorts, paging } = request.body;
   const conditions = indexConditions(filter.and, 'body.filter.and');
   const sort = indexSort(sorts.length > 0 ? sorts : [set.defaultSort], 'body.sorts');
-  const page = searchPopulations(populationsOf(statisticsIndexOf(db).current()), {
+  const page = searchPopulations(statisticsIndexOf(db).current().all(), {
     conditions,
     sort,
     offset: paging.from,
@@ -111,17 +106,6 @@ export function searchStatisticRefs(
     },
   };
 }
-
-/**
- * A generation's populations in key order, listed once: a generation never changes (a change
- * makes a new one), and listing sorts its keys, which every search paid before.
- */
-function populationsOf(generation: IndexGeneration): readonly Population[] {
-  let populations = populationsByGeneration.get(generation);
-  if (!populations) populationsByGeneration.set(generation, (populations = generation.all()));
-  return populations;
-}
-const populationsByGeneration = new WeakMap<IndexGeneration, readonly Population[]>();
 
 /** The full rows of a page's keys, in the keys' order. */
 function rowsOfKeys(db: ServiceDb, set: DataSet, keys: Record<string, unknown>[]): Record<string, unknown>[] {
