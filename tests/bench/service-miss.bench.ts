@@ -5,7 +5,9 @@
 // request, GraphQL searchPositionStatistic with new random variables every request, and the
 // constant route. It prints the service's CPU per request read from /proc (the figure that
 // carries over on a shared machine), next to req/s and p99, and the cached filter's CPU over the
-// constant route's.
+// constant route's. It also prints the client's CPU per request (autocannon runs in this
+// process) and the machine's idle CPU per request: client and service share the cores, so the
+// client's own cost bounds req/s, and bench:service's ratios, as much as the service's.
 //
 //   BENCH_MISS_DB=<file>      keep the store there and reuse it (built when missing)
 //   BENCH_MISS_ROOTS=<a,b>    checkouts to alternate (A/B: each round runs every root in turn)
@@ -132,6 +134,12 @@ async function startAt(root: string, dbPath: string, profileDir: string | null):
   };
 }
 
+/** CPU time (ms) every core of the machine has spent idle since boot (/proc/stat's `cpu` line). */
+function machineIdleMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  return ((Number(fields[4]) + Number(fields[5])) * 1000) / 100;
+}
+
 /** Reads a file through once (into the OS cache). */
 function readWhole(path: string): void {
   const fd = openSync(path, 'r');
@@ -151,9 +159,13 @@ async function measure(label: string, service: Running, target: Target, windows:
   const fromS = service.sinceStartS();
   const before = service.cpuMs();
   const splitBefore = service.cpuSplit();
+  const clientBefore = process.cpuUsage();
+  const idleBefore = machineIdleMs();
   const r = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
   const cpuMs = service.cpuMs() - before;
   const splitAfter = service.cpuSplit();
+  const client = process.cpuUsage(clientBefore);
+  const idleMs = machineIdleMs() - idleBefore;
   windows.push({ label, fromS, toS: service.sinceStartS() });
   const failed = r.non2xx + r.errors + r.timeouts;
   const perRequest = cpuMs / Math.max(1, r.requests.total);
@@ -165,6 +177,11 @@ async function measure(label: string, service: Running, target: Target, windows:
   console.log(
     `    of which user ${per(splitAfter.userMs - splitBefore.userMs)} ms, system ${per(splitAfter.systemMs - splitBefore.systemMs)} ms; ` +
       `${per(splitAfter.minorFaults - splitBefore.minorFaults)} minor page faults per request`,
+  );
+  // The client shares the machine's cores: what it spends bounds req/s as much as the service.
+  console.log(
+    `    the client (autocannon, this process) ${per((client.user + client.system) / 1000)} ms per request; ` +
+      `the machine was idle ${per(idleMs)} ms of CPU per request`,
   );
   if (failed > 0) throw new Error(`${label}: ${failed} requests failed; the figures would be wrong`);
   return perRequest;
