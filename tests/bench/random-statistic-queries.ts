@@ -42,20 +42,23 @@ const WINDOWS = ['FULL', 'D60', 'D30', 'D15', 'D7'];
 export type Quantiles = Record<string, number[]>;
 
 export function quantilesOf(db: ServiceDb): Quantiles {
+  // Every value read and sorted here: SQLite's ORDER BY random() took half a minute at 200,000.
+  // One pass over the rows for all the fields: a pass per field read the wide rows 17 times (~10 s).
+  const sqls = RANGE_FIELDS.map((field) => statisticFields[field]!.sql);
+  const rows = db
+    .prepare(`SELECT ${sqls.join(', ')} FROM statistics WHERE gen_to IS NULL`)
+    .raw()
+    .all() as (number | null)[][];
   const out: Quantiles = {};
-  for (const field of RANGE_FIELDS) {
-    const sql = statisticFields[field]!.sql;
-    // Every value read and sorted here: SQLite's ORDER BY random() took half a minute at 200,000.
-    const values = db
-      .prepare(`SELECT ${sql} FROM statistics WHERE gen_to IS NULL AND ${sql} IS NOT NULL`)
-      .pluck()
-      .all() as number[];
+  RANGE_FIELDS.forEach((field, f) => {
+    const values: number[] = [];
+    for (const row of rows) if (row[f] !== null) values.push(row[f] as number);
     const sorted = Float64Array.from(values).sort();
     out[field] = Array.from(
       { length: 21 },
       (_, i) => sorted[Math.min(sorted.length - 1, Math.floor((i / 20) * (sorted.length - 1)))] ?? 0,
     );
-  }
+  });
   return out;
 }
 
