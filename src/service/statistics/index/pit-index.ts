@@ -5,6 +5,14 @@ import { indexConditions } from './index-conditions';
 import { NULL_AS, PIT_TTL_MS, type SearchAfterBatch, type SortTerm } from '../queries/point-in-time';
 import { storedRowsJson } from '../queries/render-rows';
 import { statisticsIndexOf } from './statistics-index';
+import {
+  heldBytes,
+  KeptOrders,
+  MIN_PINNED_BYTES,
+  oldestToDrop,
+  pinnedBytes,
+  type KeptOrder,
+} from './pit-memory';
 
 /** A pit's view: the index generation it opened on, and when it was last used. */
 interface PitView {
@@ -12,13 +20,15 @@ interface PitView {
   lastUsedMs: number;
 }
 
-/** Pits read from the index at once; past this, the oldest falls back to SQLite. */
+/**
+ * Pits read from the index at once; past this, or past the bytes their older generations hold
+ * (pit-memory.ts, `pinnedBytes`), the oldest falls back to SQLite.
+ */
 const MAX_VIEWS = 256;
-/** Sorted matches kept (per pit, conditions and sort): a bulk download walks one of them. */
-const MAX_ORDERS = 16;
 
 const views = new WeakMap<ServiceDb, Map<string, PitView>>();
-const orders = new WeakMap<ServiceDb, Map<string, RecordRef[]>>();
+/** Sorted matches kept (per pit, conditions and sort): a bulk download walks one of them. */
+const orders = new WeakMap<ServiceDb, KeptOrders>();
 
 /** What the SQL search-after checked, for the index to answer. */
 export interface PitSearch {
@@ -46,6 +56,7 @@ export function searchAfterInIndex(db: ServiceDb, search: PitSearch, nowMs: numb
     view = { generation: statisticsIndexOf(db).current(), lastUsedMs: nowMs };
     pits.set(search.pitId, view);
     if (pits.size > MAX_VIEWS) pits.delete(pits.keys().next().value as string);
+    dropOldestPinned(pits, view.generation);
   }
   if (!view) return null;
   view.lastUsedMs = nowMs;
@@ -78,18 +89,48 @@ function viewsOf(db: ServiceDb, nowMs: number): Map<string, PitView> {
   return pits;
 }
 
-function sortedMatches(db: ServiceDb, key: string, sort: () => RecordRef[]): RecordRef[] {
+/**
+ * Drops the least recently used pits (never the newest) while the older generations they pin
+ * hold more than the current generation, or MIN_PINNED_BYTES when that is more. A dropped pit
+ * keeps working: its next batch is read from SQLite at its generation.
+ */
+function dropOldestPinned(pits: Map<string, PitView>, current: IndexGeneration): void {
+  if (pits.size < 2) return;
+  const bound = Math.max(MIN_PINNED_BYTES, heldBytes(current));
+  const ids = [...pits.keys()];
+  const drop = oldestToDrop(
+    ids.map((id) => (pits.get(id) as PitView).generation),
+    current,
+    bound,
+  );
+  for (const id of ids.slice(0, drop)) pits.delete(id);
+}
+
+/** What the index's pits hold in memory (tests read it). */
+export function pitMemory(db: ServiceDb): {
+  pits: number;
+  pinnedBytes: number;
+  orders: number;
+  orderBytes: number;
+} {
+  const pits = views.get(db) ?? new Map<string, PitView>();
+  const kept = orders.get(db);
+  const current = statisticsIndexOf(db).current();
+  return {
+    pits: pits.size,
+    pinnedBytes: pinnedBytes(
+      current,
+      [...pits.values()].map((v) => v.generation),
+    ),
+    orders: kept?.size ?? 0,
+    orderBytes: kept?.heldBytes ?? 0,
+  };
+}
+
+function sortedMatches(db: ServiceDb, key: string, sort: () => RecordRef[]): KeptOrder {
   let kept = orders.get(db);
-  if (!kept) orders.set(db, (kept = new Map()));
-  let refs = kept.get(key);
-  if (refs) {
-    kept.delete(key);
-  } else {
-    refs = sort();
-    if (kept.size >= MAX_ORDERS) kept.delete(kept.keys().next().value as string);
-  }
-  kept.set(key, refs);
-  return refs;
+  if (!kept) orders.set(db, (kept = new KeptOrders()));
+  return kept.get(key, sort);
 }
 
 /** A record's value of a sort field as the cursor carries it: a missing number is NULL_AS. */
@@ -100,7 +141,7 @@ function cursorValue(ref: RecordRef, field: string): string | number {
 
 /** The first place in `refs` (sorted by `terms`) strictly after the cursor. */
 function firstAfter(
-  refs: readonly RecordRef[],
+  refs: KeptOrder,
   terms: readonly SortTerm[],
   cursor: readonly (string | number)[],
 ): number {
@@ -118,7 +159,7 @@ function firstAfter(
   let hi = refs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (after(refs[mid] as RecordRef)) hi = mid;
+    if (after(refs.at(mid))) hi = mid;
     else lo = mid + 1;
   }
   return lo;
