@@ -12,8 +12,11 @@ export type CheckedDocument =
 /**
  * Parsed and validated documents by query text, per schema: clients send a few distinct texts
  * with new variables each time, so parse and validate are paid once per text (issue #19). The
- * least recently used text goes first past `maxEntries`, and a text longer than `maxChars` is
- * checked every time but not kept, so the cache holds at most about maxEntries × maxChars.
+ * least recently used text goes first past `maxEntries` texts or `maxTotalChars` characters of
+ * them, and a text longer than `maxChars` is checked every time but not kept. A parsed document
+ * (its nodes, tokens and locations) takes ~35 bytes a character of its text: 500 texts of ~9,000
+ * characters held 154 MB under the count alone, so the characters are bounded too
+ * (docs/graphql.md, "Speed").
  */
 export class DocumentCache {
   private readonly bySchema = new WeakMap<GraphQLSchema, Entries>();
@@ -23,12 +26,18 @@ export class DocumentCache {
   constructor(
     private readonly maxEntries = 500,
     private readonly maxChars = 20_000,
+    private readonly maxTotalChars = 1_000_000,
   ) {}
+
+  /** Characters of the texts held for `schema` (tests read it). */
+  heldChars(schema: GraphQLSchema): number {
+    return this.bySchema.get(schema)?.chars ?? 0;
+  }
 
   /** The cached outcome of `query` on `schema`, or `check()`'s, remembered. */
   get(schema: GraphQLSchema, query: string, check: () => CheckedDocument): CheckedDocument {
     let known = this.bySchema.get(schema);
-    if (!known) this.bySchema.set(schema, (known = { entries: new Map(), newest: undefined }));
+    if (!known) this.bySchema.set(schema, (known = { entries: new Map(), newest: undefined, chars: 0 }));
     const { entries } = known;
     const found = entries.get(query);
     if (found) {
@@ -46,7 +55,12 @@ export class DocumentCache {
     if (query.length > this.maxChars) return checked;
     entries.set(query, checked);
     known.newest = query;
-    if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
+    known.chars += query.length;
+    while (entries.size > this.maxEntries || known.chars > this.maxTotalChars) {
+      const oldest = entries.keys().next().value as string;
+      entries.delete(oldest);
+      known.chars -= oldest.length;
+    }
     return checked;
   }
 }
@@ -55,6 +69,8 @@ export class DocumentCache {
 interface Entries {
   entries: Map<string, CheckedDocument>;
   newest: string | undefined;
+  /** Characters of the texts held. */
+  chars: number;
 }
 
 /** The service's one cache (schemas are made once per service; each has its own entries). */

@@ -52,4 +52,26 @@ describe('the parsed-document cache', () => {
     get(long);
     expect(checks).toEqual(['{ a }', '{ b }', '{ c }', '{ b }', long, long]);
   });
+
+  it('holds at most maxTotalChars of texts: a parsed document takes ~35 bytes a character', () => {
+    // 500 texts of ~9,000 characters (3,000 tokens each, within the service's bounds) held 154 MB
+    // of parsed documents under the count alone.
+    const cache = new DocumentCache(500, 20_000, 25_000);
+    const checks: string[] = [];
+    const text = (n: number) => `{ a${n}${' '.repeat(9_000)} }`;
+    const get = (query: string) =>
+      cache.get(graphqlSchema, query, () => {
+        checks.push(query);
+        return { document: parse(query) };
+      });
+    for (let n = 0; n < 5; n += 1) get(text(n));
+    // Two texts of ~9,000 fit in 25,000, not three: the three oldest went.
+    expect(cache.heldChars(graphqlSchema)).toBe(text(3).length + text(4).length);
+    get(text(4));
+    get(text(3));
+    expect(checks).toHaveLength(5);
+    get(text(2));
+    expect(checks).toHaveLength(6);
+    expect(cache.heldChars(graphqlSchema)).toBeLessThanOrEqual(25_000);
+  });
 });
