@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { prepareCached } from '../../../node/sqlite';
 import type { BatchReceiver } from './batch-channel';
-import { SEQ_STRIDE, type DatasetRow } from './dataset-schema';
+import { insertNumberGroups, nextFirstSeq, type DatasetRow } from './dataset-schema';
 import { checkNoRepeat, keepUntil } from './download-ends';
 import { stateOf, unknownState } from './download-states';
 import { COLUMN_COUNT, packedText, packedTexts } from './fields';
@@ -62,7 +62,12 @@ export function writeBatch(db: Database.Database, sinks: BatchSinks, batch: Batc
   })();
 }
 
-/** The first `count` records of a batch: one chunk (the columns, row by row) and one row each. */
+/**
+ * The first `count` records of a batch: one chunk (ids and accounts, and where its records' keys
+ * start), one row per record (its JSON rest) and one row per NUMBER_GROUP records (their numbers,
+ * row-major). The keys are the file's next free ones, so every insert appends to a b-tree's end
+ * and binds two values; the numbers are written once (docs/core-cache.md, Downloaded datasets).
+ */
 function insertChunk(
   db: Database.Database,
   rankings: RankingChunks,
@@ -77,31 +82,29 @@ function insertChunk(
   const { row, records, count } = chunk;
   const chunkNo = row.chunks;
   rankings.keep(row.id, row.gen, chunkNo, records.numbers, count);
-  const width = COLUMN_COUNT * 8;
-  const bytes = Buffer.from(records.numbers.buffer, records.numbers.byteOffset, count * width);
-  const insert = prepareCached(
-    db,
-    'INSERT INTO records (dataset_id, gen, seq, rest, numbers) VALUES (?, ?, ?, ?, ?)',
+  const lastSeq = prepareCached(db, 'SELECT MAX(seq) FROM records', 'pluck').get() as number | null;
+  const firstSeq = nextFirstSeq(lastSeq);
+  const insert = prepareCached(db, 'INSERT INTO records (seq, rest) VALUES (?, ?)');
+  for (let i = 0; i < count; i += 1) insert.run(firstSeq + i, packedText(records, i, 'rest'));
+  const bytes = Buffer.from(records.numbers.buffer, records.numbers.byteOffset, count * COLUMN_COUNT * 8);
+  insertNumberGroups(
+    prepareCached(db, 'INSERT INTO record_numbers (seq, numbers) VALUES (?, ?)'),
+    firstSeq,
+    bytes,
+    count,
   );
-  for (let i = 0; i < count; i += 1)
-    insert.run(
-      row.id,
-      row.gen,
-      chunkNo * SEQ_STRIDE + i,
-      packedText(records, i, 'rest'),
-      bytes.subarray(i * width, (i + 1) * width),
-    );
   prepareCached(
     db,
-    'INSERT INTO chunks (dataset_id, gen, chunk_no, stream, count, ids, accounts, numbers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    `INSERT INTO chunks (dataset_id, gen, chunk_no, stream, count, first_seq, ids, accounts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     row.id,
     row.gen,
     chunkNo,
     chunk.stream,
     count,
+    firstSeq,
     JSON.stringify(chunk.ids.slice(0, count)),
     JSON.stringify(packedTexts(records, 'account').slice(0, count)),
-    bytes,
   );
 }

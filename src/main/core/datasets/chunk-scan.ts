@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { prepareCached } from '../../../node/sqlite';
 import { CoreError } from '../errors';
-import { SEQ_STRIDE } from './dataset-schema';
 import { COLUMN_COUNT, COLUMN_INDEX } from './fields';
 import type { StreamName } from './worker-messages';
 
@@ -33,9 +32,10 @@ export class ChunkScan {
     });
     const layout = this.layout();
     const out = fields.map(() => new Float64Array(layout.size));
+    // A chunk's numbers are NUMBER_GROUP records a row, in key order: together, the chunk's rows.
     const read = prepareCached(
       this.db,
-      'SELECT numbers FROM chunks WHERE dataset_id = ? AND gen = ? AND chunk_no = ?',
+      'SELECT numbers FROM record_numbers WHERE seq >= ? AND seq < ? ORDER BY seq',
       'pluck',
     );
     for (const chunk of layout.chunks) {
@@ -44,10 +44,15 @@ export class ChunkScan {
         copyKnown(kept, chunk, out);
         continue;
       }
-      const bytes = read.get(this.datasetId, this.gen, chunk.chunkNo) as Buffer;
-      const numbers = new Float64Array(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-      );
+      const numbers = new Float64Array(chunk.count * COLUMN_COUNT);
+      const bytes = new Uint8Array(numbers.buffer);
+      let filled = 0;
+      for (const group of read.all(chunk.firstSeq, chunk.firstSeq + chunk.count) as Buffer[]) {
+        bytes.set(group, filled);
+        filled += group.byteLength;
+      }
+      if (filled !== bytes.byteLength)
+        throw new CoreError('INTERNAL', 'A chunk of the downloaded dataset is missing numbers.');
       for (let c = 0; c < at.length; c += 1) {
         const column = out[c] as Float64Array;
         const f = at[c] as number;
@@ -83,26 +88,37 @@ export class ChunkScan {
     const out = new Float64Array(layout.size);
     for (const chunk of layout.chunks) {
       for (let k = 0; k < chunk.count; k += 1)
-        out[chunk.start + k] = chunk.chunkNo * SEQ_STRIDE + (chunk.reversed ? chunk.count - 1 - k : k);
+        out[chunk.start + k] = chunk.firstSeq + (chunk.reversed ? chunk.count - 1 - k : k);
     }
     return out;
   }
 
   private layout(): {
     size: number;
-    chunks: { chunkNo: number; count: number; reversed: boolean; start: number }[];
+    chunks: { chunkNo: number; count: number; firstSeq: number; reversed: boolean; start: number }[];
   } {
     const rows = prepareCached(
       this.db,
-      'SELECT chunk_no, stream, count FROM chunks WHERE dataset_id = ? AND gen = ? ORDER BY chunk_no',
-    ).all(this.datasetId, this.gen) as { chunk_no: number; stream: StreamName; count: number }[];
+      'SELECT chunk_no, stream, count, first_seq FROM chunks WHERE dataset_id = ? AND gen = ? ORDER BY chunk_no',
+    ).all(this.datasetId, this.gen) as {
+      chunk_no: number;
+      stream: StreamName;
+      count: number;
+      first_seq: number;
+    }[];
     const ordered = [
       ...rows.filter((r) => r.stream === 'asc'),
       ...rows.filter((r) => r.stream === 'desc').reverse(),
     ];
     let start = 0;
     const chunks = ordered.map((r) => {
-      const chunk = { chunkNo: r.chunk_no, count: r.count, reversed: r.stream === 'desc', start };
+      const chunk = {
+        chunkNo: r.chunk_no,
+        count: r.count,
+        firstSeq: r.first_seq,
+        reversed: r.stream === 'desc',
+        start,
+      };
       start += r.count;
       return chunk;
     });

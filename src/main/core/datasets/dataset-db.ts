@@ -4,8 +4,10 @@ import { prepareCached } from '../../../node/sqlite';
 import { CoreError } from '../errors';
 import { BatchReceiver } from './batch-channel';
 import { writeBatch } from './batch-writes';
-import { NO_CURSORS, type DatasetRow } from './dataset-schema';
+import { NO_CURSORS, NUMBER_GROUP, type DatasetRow } from './dataset-schema';
+import { COLUMN_COUNT } from './fields';
 import { stateOf } from './download-states';
+import { deleteRecords } from './generations';
 import { RankingChunks } from './ranking-chunks';
 import type { BatchResult, BatchWrite, Cursors, DatasetRef, ResumePoint } from './worker-messages';
 
@@ -102,7 +104,8 @@ export class DatasetDb {
     if (!row) return null;
     this.rankings.forgetDataset(row.id);
     this.db.transaction(() => {
-      for (const table of ['records', 'chunks', 'columns'])
+      deleteRecords(this.db, row.id, null);
+      for (const table of ['chunks', 'columns'])
         prepareCached(this.db, `DELETE FROM ${table} WHERE dataset_id = ?`).run(row.id);
       prepareCached(this.db, 'DELETE FROM datasets WHERE id = ?').run(row.id);
     })();
@@ -146,18 +149,17 @@ export class DatasetDb {
     return data;
   }
 
-  /** Records of a generation by their seq: their JSON rest and their numbers. */
-  records(
-    datasetId: number,
-    gen: number,
-    seqs: readonly number[],
-  ): Map<number, { rest: string; numbers: Buffer }> {
+  /** Records by their seq (a key of the whole file, from their chunk): their JSON rest and their numbers. */
+  records(seqs: readonly number[]): Map<number, { rest: string; numbers: Buffer }> {
     // One statement per count of seqs (pages have a handful of sizes), so SQLite does plain key lookups.
+    // A record's numbers are its slice of its group's row (NUMBER_GROUP records, one page).
+    const width = COLUMN_COUNT * 8;
     const rows = prepareCached(
       this.db,
-      `SELECT seq, rest, numbers FROM records
-       WHERE dataset_id = ? AND gen = ? AND seq IN (${seqs.map(() => '?').join(', ')})`,
-    ).all(datasetId, gen, ...seqs) as { seq: number; rest: string; numbers: Buffer }[];
+      `SELECT r.seq, r.rest, substr(n.numbers, (r.seq - n.seq) * ${width} + 1, ${width}) AS numbers
+       FROM records r JOIN record_numbers n ON n.seq = r.seq - r.seq % ${NUMBER_GROUP}
+       WHERE r.seq IN (${seqs.map(() => '?').join(', ')})`,
+    ).all(...seqs) as { seq: number; rest: string; numbers: Buffer }[];
     return new Map(rows.map((r) => [r.seq, { rest: r.rest, numbers: r.numbers }]));
   }
 

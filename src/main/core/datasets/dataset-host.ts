@@ -140,9 +140,7 @@ export class DatasetHost {
       const mine = page.map((p, at) => ({ ...p, at })).filter((p) => p.part === part);
       if (mine.length === 0) continue;
       const seqs = mine.map((p) => part.index.seq(p.i));
-      const stored = part.index.records(seqs, (missing) =>
-        this.store.records(part.live.datasetId, part.live.gen, missing),
-      );
+      const stored = part.index.records(seqs, (missing) => this.store.records(missing));
       const ranks = new Float64Array(mine.length * RANKING_KEYS.length);
       part.index.rankings(
         mine.map((p) => p.i),

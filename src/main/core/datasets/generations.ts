@@ -37,8 +37,31 @@ export function deleteGeneration(
   gen: number,
 ): void {
   rankings.forgetGeneration(datasetId, gen);
-  for (const table of ['records', 'chunks', 'columns'])
+  deleteRecords(db, datasetId, gen);
+  for (const table of ['chunks', 'columns'])
     prepareCached(db, `DELETE FROM ${table} WHERE dataset_id = ? AND gen = ?`).run(datasetId, gen);
+}
+
+/**
+ * Deletes the records of a dataset's chunks (of one generation, or of every one), before the
+ * chunks themselves: a record's rows hold only its key, and each chunk's records (and their
+ * number rows) are one range of keys from its `first_seq`.
+ */
+export function deleteRecords(db: Database.Database, datasetId: number, gen: number | null): void {
+  const chunks = (
+    gen === null
+      ? prepareCached(db, 'SELECT first_seq, count FROM chunks WHERE dataset_id = ?').all(datasetId)
+      : prepareCached(db, 'SELECT first_seq, count FROM chunks WHERE dataset_id = ? AND gen = ?').all(
+          datasetId,
+          gen,
+        )
+  ) as { first_seq: number; count: number }[];
+  const rests = prepareCached(db, 'DELETE FROM records WHERE seq >= ? AND seq < ?');
+  const numbers = prepareCached(db, 'DELETE FROM record_numbers WHERE seq >= ? AND seq < ?');
+  for (const chunk of chunks) {
+    rests.run(chunk.first_seq, chunk.first_seq + chunk.count);
+    numbers.run(chunk.first_seq, chunk.first_seq + chunk.count);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANKING_KEYS } from '../../../../../src/shared/api/statistics';
@@ -202,6 +203,42 @@ describe('a download written batch by batch', () => {
       true,
     );
     expect(storedIds(host, 8)).toEqual(['id0000', 'id0001', 'id0002']);
+    host.close();
+  });
+
+  it('keeps no record of a generation it dropped, nor of a deleted dataset', () => {
+    const { host, dir } = hostAt();
+    const all = population(12);
+    const stored = () => {
+      const file = new Database(join(dir, 'datasets.db'), { readonly: true });
+      const counts = Object.fromEntries(
+        ['records', 'record_numbers', 'chunks'].map((t) => [
+          t,
+          file.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get(),
+        ]),
+      );
+      file.close();
+      return counts;
+    };
+    let point = host.handle('begin', { ref, nowIso: NOW }).value;
+    const first = write(host, point, 'asc', all.slice(0, 10), { fresh: true, size: 10 });
+    expect(
+      write(host, { ...point, gen: first.gen }, 'desc', all.slice(10).reverse(), { size: 10 }).done,
+    ).toBe(true);
+    // Ten records are two rows of numbers (eight a row), two records one more.
+    expect(stored()).toEqual({ records: 12, record_numbers: 3, chunks: 2 });
+    // A refresh whose point in time expired after one batch starts again, then completes.
+    point = host.handle('begin', { ref, nowIso: NOW }).value;
+    const partial = write(host, point, 'asc', all.slice(0, 4), { fresh: true, size: 4 });
+    const again = write(host, { ...point, gen: partial.gen }, 'asc', all.slice(0, 3), {
+      fresh: true,
+      size: 4,
+    });
+    expect(again.done).toBe(true);
+    expect(stored()).toEqual({ records: 3, record_numbers: 1, chunks: 1 });
+    expect(storedRows(host, 12).map(({ ranking: _, ...rest }) => rest)).toEqual(all.slice(0, 3));
+    host.handle('delete', { ref });
+    expect(stored()).toEqual({ records: 0, record_numbers: 0, chunks: 0 });
     host.close();
   });
 
