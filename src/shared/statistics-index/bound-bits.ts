@@ -1,4 +1,13 @@
-import { narrowestRange, ruledOut, type IndexCondition, type OrderRange } from './conditions';
+import {
+  mayOrder,
+  narrowestRange,
+  plainBoundCheck,
+  ruledOut,
+  type BoundCheck,
+  type FreshOrders,
+  type IndexCondition,
+  type OrderRange,
+} from './conditions';
 import { pageOfMatches, walkOrder, type SortTerm } from './page';
 import type { Permutation, Population } from './population';
 
@@ -250,11 +259,17 @@ export function searchBits(
   let narrowest = n;
   const stretches: OrderRange[] = [];
   const ors: OrderRange[][] = [];
+  // Bounds on columns this search may not sort now (conditions.ts, FRESH_ORDERS): checked by
+  // reading their codes, after the stretches.
+  const unsorted: BoundCheck[] = [];
+  const fresh: FreshOrders = { made: 0 };
   for (const c of conditions) {
     if ('or' in c) {
       const members: OrderRange[] = [];
       for (const m of c.or) {
-        const stretch = isPlainBound(population, m) ? narrowestRange(population, [m]) : null;
+        const ordered =
+          isPlainBound(population, m) && mayOrder(population, (m as { field: string }).field, fresh);
+        const stretch = ordered ? narrowestRange(population, [m]) : null;
         if (!stretch) return null;
         members.push(stretch);
       }
@@ -266,7 +281,15 @@ export function searchBits(
       if (ruledOut(population, [c])) return { bits: found.subarray(0, 0), count: 0 };
       continue;
     }
-    const stretch = isPlainBound(population, c) ? narrowestRange(population, [c]) : null;
+    if (!isPlainBound(population, c)) return null;
+    if (!mayOrder(population, c.field, fresh)) {
+      const bound = plainBoundCheck(population, c);
+      if (!bound) return null;
+      narrowest = Math.min(narrowest, boundCount(bound));
+      unsorted.push(bound);
+      continue;
+    }
+    const stretch = narrowestRange(population, [c]);
     if (!stretch) return null;
     narrowest = Math.min(narrowest, stretch.to - stretch.from);
     stretches.push(stretch);
@@ -299,7 +322,31 @@ export function searchBits(
     }
     for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (either[w] as number);
   }
+  for (const bound of unsorted) keepBitsWithin(bits, words, bound);
   return { bits, count: countBits(bits) };
+}
+
+/** How many records a bound keeps, by reading every code (a column not sorted yet). */
+function boundCount({ codes, lo, hi }: BoundCheck): number {
+  let count = 0;
+  for (let row = 0; row < codes.length; row += 1) {
+    const v = codes[row] as number;
+    if (v >= lo && v <= hi) count += 1;
+  }
+  return count;
+}
+
+/** Clears the bit of every record whose code is outside `bound`. */
+function keepBitsWithin(bits: Int32Array, words: number, { codes, lo, hi }: BoundCheck): void {
+  for (let w = 0; w < words; w += 1) {
+    let word = bits[w] as number;
+    for (let rest = word; rest !== 0; rest &= rest - 1) {
+      const bit = 31 - Math.clz32(rest & -rest);
+      const v = codes[w * 32 + bit] as number;
+      if (!(v >= lo && v <= hi)) word &= ~(1 << bit);
+    }
+    bits[w] = word;
+  }
 }
 
 /** Clears the bits of the records at the places of `order` outside [from, to). */

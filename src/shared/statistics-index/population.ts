@@ -289,6 +289,11 @@ export class Population implements Releasable {
    * Records in ascending order of `field`, missing values (NaN) first, ties in record (id)
    * order. Made once per column: a radix sort for numbers, a comparison sort for texts.
    */
+  /** Whether `field`'s ascending order is held now (made, and not released by the budget). */
+  holdsOrder(field: string): boolean {
+    return this.orders.has(field);
+  }
+
   ascending(field: string): Permutation {
     let order: Permutation | undefined = this.orders.get(field);
     if (order) {
