@@ -5,14 +5,7 @@ import { indexConditions } from './index-conditions';
 import { NULL_AS, PIT_TTL_MS, type SearchAfterBatch, type SortTerm } from '../queries/point-in-time';
 import { storedRowsJson } from '../queries/render-rows';
 import { statisticsIndexOf } from './statistics-index';
-import {
-  heldBytes,
-  KeptOrders,
-  MIN_PINNED_BYTES,
-  oldestToDrop,
-  pinnedBytes,
-  type KeptOrder,
-} from './pit-memory';
+import { heldBytes, KeptOrders, MIN_PINNED_BYTES, oldestToDrop, type KeptOrder } from './pit-memory';
 
 /** A pit's view: the index generation it opened on, and when it was last used. */
 interface PitView {
@@ -90,9 +83,9 @@ function viewsOf(db: ServiceDb, nowMs: number): Map<string, PitView> {
 }
 
 /**
- * Drops the least recently used pits (never the newest) while the older generations they pin
- * hold more than the current generation, or MIN_PINNED_BYTES when that is more. A dropped pit
- * keeps working: its next batch is read from SQLite at its generation.
+ * Drops the pits opened first (never the newest) while the older generations they pin hold more
+ * than the current generation, or MIN_PINNED_BYTES when that is more. A dropped pit keeps
+ * working: its next batch is read from SQLite at its generation.
  */
 function dropOldestPinned(pits: Map<string, PitView>, current: IndexGeneration): void {
   if (pits.size < 2) return;
@@ -104,27 +97,6 @@ function dropOldestPinned(pits: Map<string, PitView>, current: IndexGeneration):
     bound,
   );
   for (const id of ids.slice(0, drop)) pits.delete(id);
-}
-
-/** What the index's pits hold in memory (tests read it). */
-export function pitMemory(db: ServiceDb): {
-  pits: number;
-  pinnedBytes: number;
-  orders: number;
-  orderBytes: number;
-} {
-  const pits = views.get(db) ?? new Map<string, PitView>();
-  const kept = orders.get(db);
-  const current = statisticsIndexOf(db).current();
-  return {
-    pits: pits.size,
-    pinnedBytes: pinnedBytes(
-      current,
-      [...pits.values()].map((v) => v.generation),
-    ),
-    orders: kept?.size ?? 0,
-    orderBytes: kept?.heldBytes ?? 0,
-  };
 }
 
 function sortedMatches(db: ServiceDb, key: string, sort: () => RecordRef[]): KeptOrder {
