@@ -1,4 +1,4 @@
-import type { IndexGeneration, Population, RecordRef } from '../../../shared/statistics-index';
+import { IndexGeneration, type Population, type RecordRef } from '../../../shared/statistics-index';
 
 /**
  * What points in time hold in memory, and its bounds (docs/statistics.md, "What points in time hold"): the
@@ -168,18 +168,9 @@ function pinnedCounter(current: IndexGeneration): (generation: IndexGeneration) 
   };
 }
 
-/** Bytes of every column the generation holds (shared ones once). */
-export function heldBytes(generation: IndexGeneration): number {
-  const counted = new Set<object>();
-  let bytes = 0;
-  for (const population of generation.all())
-    for (const column of columnsOf(population)) {
-      if (counted.has(column)) continue;
-      counted.add(column);
-      bytes += byteLengthOf(column);
-    }
-  return bytes;
-}
+/** Bytes of every column the generation holds (shared ones once): all it pins beyond an empty one. */
+export const heldBytes = (generation: IndexGeneration): number => pinnedBytes(NO_GENERATION, [generation]);
+const NO_GENERATION = new IndexGeneration();
 
 type Column = { readonly byteLength: number };
 

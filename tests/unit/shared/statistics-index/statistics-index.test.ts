@@ -122,6 +122,9 @@ describe('the statistics index', () => {
     const expected = Array.from({ length: size }, (_, row) => row).filter((row) =>
       fields.every((f, k) => wide.number(f).at(row) >= k % 3),
     );
+    // The bounds keep some records and leave out others, so the checks past the limit count.
+    expect(expected.length).toBeGreaterThan(10);
+    expect(expected.length).toBeLessThan(size);
     expect(page.total).toBe(expected.length);
     expect(page.refs.map((r) => r.row)).toEqual(expected.slice(0, 10));
     // A narrow bound among them (a few records): read record by record, with the same rule.
@@ -129,9 +132,10 @@ describe('the statistics index', () => {
     const few: IndexCondition[] = [...conditions, { field: 'm11', lte: 2 }];
     const fewPage = searchPopulations([narrow], { conditions: few, sort, offset: 0, limit: 10 });
     expect(fields.filter((f) => narrow.holdsOrder(f)).length).toBeLessThanOrEqual(2 * FRESH_ORDERS);
-    expect(fewPage.refs.map((r) => r.row)).toEqual(
-      expected.filter((row) => narrow.number('m11').at(row) <= 2).slice(0, 10),
-    );
+    const fewExpected = expected.filter((row) => narrow.number('m11').at(row) <= 2);
+    expect(fewExpected.length).toBeGreaterThan(0);
+    expect(fewPage.total).toBe(fewExpected.length);
+    expect(fewPage.refs.map((r) => r.row)).toEqual(fewExpected.slice(0, 10));
   });
 
   it('settles a population by its shared texts and merges populations by value, then id, then key', () => {
