@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
+import { TokenBuckets } from './token-buckets';
 import { bearerToken, headerValue, type CredentialContext } from '../auth/credentials';
 import { apiKeyId } from '../auth/api-keys';
 import { verifyAccessToken } from '../auth/access-tokens';
-
-interface Bucket {
-  tokens: number;
-  updatedMs: number;
-}
 
 /**
  * A token bucket per identity, docs/api.md, Limits: the user a valid token names, the API key a
@@ -22,14 +18,13 @@ export function installRateLimit(
   ctx: CredentialContext,
   options: { perSecond: number; burst: number; now: () => number },
 ): void {
-  const buckets = new Map<string, Bucket>();
+  const buckets = new TokenBuckets(options.perSecond, options.burst);
   app.addHook('onRequest', async (request) => {
     const key = await callerKey(ctx, request);
+    callers.set(request, key);
     const now = options.now();
-    const bucket = refill(buckets.get(key), now, options);
-    if (bucket.tokens < 1) {
-      const waitS = Math.max(1, Math.ceil((1 - bucket.tokens) / options.perSecond));
-      buckets.set(key, bucket);
+    if (buckets.held(key, now) < 1) {
+      const waitS = buckets.waitS(key, 1, now);
       throw new ServiceError(
         'RATE_LIMITED',
         `too many requests: at most ${options.perSecond} per second; retry after ${waitS} s`,
@@ -38,30 +33,16 @@ export function installRateLimit(
         },
       );
     }
-    bucket.tokens -= 1;
-    buckets.set(key, bucket);
-    if (buckets.size > 10_000) forgetFullBuckets(buckets, now, options);
+    buckets.take(key, 1, now);
   });
 }
 
-function refill(
-  bucket: Bucket | undefined,
-  now: number,
-  options: { perSecond: number; burst: number },
-): Bucket {
-  if (!bucket) return { tokens: options.burst, updatedMs: now };
-  const elapsedS = Math.max(0, now - bucket.updatedMs) / 1000;
-  return { tokens: Math.min(options.burst, bucket.tokens + elapsedS * options.perSecond), updatedMs: now };
-}
+/** Each request's caller as the rate limit named it, for the search budget (search-budget.ts). */
+const callers = new WeakMap<FastifyRequest, string>();
 
-/** Buckets that have refilled completely carry no state worth keeping. */
-function forgetFullBuckets(
-  buckets: Map<string, Bucket>,
-  now: number,
-  options: { perSecond: number; burst: number },
-): void {
-  for (const [key, bucket] of buckets)
-    if (refill(bucket, now, options).tokens >= options.burst) buckets.delete(key);
+/** Who `request` is as the rate limit counts it: `u:`user, `k:`API key id, else `a:`address. */
+export function callerOf(request: FastifyRequest): string {
+  return callers.get(request) ?? `a:${request.ip}`;
 }
 
 /** Who is asking: the verified user or API key, else the client's address. */
