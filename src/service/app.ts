@@ -27,6 +27,7 @@ import { UserEvents } from './events/user-events';
 import { installErrorHandlers } from './http/errors';
 import { installJsonParser } from './http/json-body';
 import { installRateLimit } from './http/rate-limit';
+import { SearchBudget } from './http/search-budget';
 import { installCors } from './http/cors';
 import { realClientConfigRoutes } from './http/routes/real-client-config';
 import { traderExtraRoutes } from './http/routes/trader-extras';
@@ -165,7 +166,17 @@ export function createLocalService(config: ServiceConfig, options: LocalServiceO
   const inBackground = options.prepareAfterListen === true && demoWorldToSeed(db, config);
   const preparation = new Preparation(inBackground);
   if (!inBackground) prepareData(db, config);
-  const ctx: ServiceContext = { db, config, secret: jwtSecret(db), events: new UserEvents() };
+  const ctx: ServiceContext = {
+    db,
+    config,
+    secret: jwtSecret(db),
+    events: new UserEvents(),
+    searchBudget: new SearchBudget({
+      ...config.searchBudget,
+      now: () => config.now().getTime(),
+      clock: config.searchClock,
+    }),
+  };
   // Event streams stay open: closing the service must end them rather than wait for them.
   const log = loggerOf(options);
   const app = Fastify({

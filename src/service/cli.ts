@@ -18,7 +18,8 @@ import { parseCorsOrigins } from './http/cors';
 const USAGE = `Usage:
   npm run service -- [--host 127.0.0.1] [--port 8787] [--db FILE] [--service-name NAME] [--venue ID]
                      [--graphql-namespace NS] [--quota N] [--starting-balance USD] [--empty]
-                     [--rate-limit PER_SECOND[:BURST]] [--now ISO-TIME] [--log-dir DIR]
+                     [--rate-limit PER_SECOND[:BURST]] [--search-budget MS_PER_SECOND[:BURST_MS]]
+                     [--now ISO-TIME] [--log-dir DIR]
                      [--demo] [--live] [--admin-key KEY]
                      [--cors-origin ORIGIN[,ORIGIN…]] [--public-anonymous]
                      [--feed hyperliquid] [--feed-url URL] [--feed-ws-url URL] [--feed-leaderboard-url URL]
@@ -42,6 +43,7 @@ const options = {
   demo: { type: 'boolean' },
   live: { type: 'boolean' },
   'rate-limit': { type: 'string' },
+  'search-budget': { type: 'string' },
   now: { type: 'string' },
   'admin-key': { type: 'string' },
   'log-dir': { type: 'string' },
@@ -99,6 +101,7 @@ function configFrom(values: Flags): ServiceConfig {
     ...(values['cors-origin'] !== undefined && { corsOrigins: corsOriginsFlag(values['cors-origin']) }),
     ...(values['public-anonymous'] === true && { publicAnonymous: true }),
     ...(values['rate-limit'] !== undefined && { rateLimit: rateLimitFlag(values['rate-limit']) }),
+    ...(values['search-budget'] !== undefined && { searchBudget: searchBudgetFlag(values['search-budget']) }),
     ...(values['service-name'] !== undefined && {
       serviceName: nonEmpty('--service-name', values['service-name']),
     }),
@@ -286,6 +289,17 @@ function rateLimitFlag(raw: string): ServiceConfig['rateLimit'] {
   return {
     perSecond: rate,
     burst: burst === undefined ? rate * 2 : integerFlag('--rate-limit burst', burst, 1, 10_000_000),
+  };
+}
+
+/** `--search-budget 250` or `--search-budget 250:2500` (ms a second, ms in hand at most). */
+function searchBudgetFlag(raw: string): ServiceConfig['searchBudget'] {
+  const [perSecond, burst] = raw.split(':');
+  const msPerSecond = integerFlag('--search-budget', perSecond ?? '', 1, 10_000_000);
+  return {
+    msPerSecond,
+    burstMs:
+      burst === undefined ? msPerSecond * 10 : integerFlag('--search-budget burst', burst, 0, 10_000_000),
   };
 }
 

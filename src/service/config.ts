@@ -21,6 +21,13 @@ export interface ServiceConfig {
   withdrawBase: number;
   /** Requests per second per credential (or per address when anonymous), and the burst. */
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * Milliseconds of the service's thread one caller's statistics searches may take a second, and
+   * the most it may have in hand (`--search-budget`; docs/security.md, "Search time").
+   */
+  searchBudget: { msPerSecond: number; burstMs: number };
+  /** The clock that times a search, in ms (performance.now); tests replace it. */
+  searchClock: () => number;
   /** Browser origins allowed to call the service (`--cors-origin`); none by default (docs/real-clients.md). */
   corsOrigins: string[];
   /** `--public-anonymous`: the public statistic reads answer without a credential (docs/real-clients.md). */
@@ -60,6 +67,8 @@ export function defaultConfig(overrides: Partial<ServiceConfig> = {}): ServiceCo
     withdrawFees: { service: 1, transfer: 1, withdraw: 1 },
     withdrawBase: 5,
     rateLimit: { perSecond: 50, burst: 100 },
+    searchBudget: { msPerSecond: 250, burstMs: 2_500 },
+    searchClock: () => performance.now(),
     corsOrigins: [],
     publicAnonymous: false,
     adminKey: null,

@@ -24,7 +24,7 @@ export async function startService(
   const spawnedMs = performance.now();
   const { child, url: listening } = spawnServiceProcess(
     dbPath,
-    ['--rate-limit', '10000000', ...args],
+    ['--rate-limit', '10000000', '--search-budget', '10000000', ...args],
     nodeArgs,
   );
   const url = await listening;

@@ -100,6 +100,8 @@ async function startAt(root: string, dbPath: string, profileDir: string | null):
       '--empty',
       '--rate-limit',
       '10000000',
+      '--search-budget',
+      '10000000',
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...OFFLINE_VENUE_ENV, ...process.env } },
   );

@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     ADMIN_KEY,
     '--rate-limit',
     '1000000',
+    '--search-budget',
+    '10000000',
     '--starting-balance',
     String(STARTING_BALANCE),
     '--log-dir',

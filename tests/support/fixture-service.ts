@@ -26,6 +26,7 @@ export class FixtureService {
         seedFixture: true,
         serviceName: this.name,
         rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+        searchBudget: { msPerSecond: 10_000_000, burstMs: 10_000_000 },
       }),
     );
     this.url = await this.service.listen();

@@ -30,8 +30,9 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
       port: 0,
       dbPath: join(dir, 'service.db'),
       now: clock.now,
-      // Tests send bursts from one credential; the rate-limit test sets its own limit.
+      // Tests send bursts from one credential; the rate-limit and search-budget tests set their own.
       rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+      searchBudget: { msPerSecond: 10_000_000, burstMs: 10_000_000 },
       ...overrides,
     }),
   );

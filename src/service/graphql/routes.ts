@@ -28,8 +28,12 @@ export function graphqlRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     await authenticate(ctx, request, 'jwtOrApiKey');
     const operation = graphqlOperationOf(request.body);
     // The answer's text: Fastify would write an object with JSON.stringify, as this does.
-    const answer = await answerGraphqlText(graphqlSchema, operation, context, (error) =>
-      request.log.error({ err: error.originalError ?? error }, 'graphql field failed'),
+    // Every operation is charged to the caller's search budget: searchPositionStatistic is what
+    // costs, and any query may hold one.
+    const answer = await ctx.searchBudget.runAsync(request, () =>
+      answerGraphqlText(graphqlSchema, operation, context, (error) =>
+        request.log.error({ err: error.originalError ?? error }, 'graphql field failed'),
+      ),
     );
     return reply.code(200).type('application/json; charset=utf-8').send(answer);
   });

@@ -99,14 +99,15 @@ export function statisticRoutes(app: FastifyInstance, ctx: ServiceContext): void
     }
     const { query } = known;
     const key = `${statisticsVersion(ctx.db)}|${route}|${protocol}|${known.key}`;
-    return json(
-      reply,
+    // Charged to the caller's search budget, a cached answer too (its cost is next to nothing).
+    const answer = ctx.searchBudget.run(request, () =>
       cache.getOrCompute(key, () =>
         filterStatisticsAnswer(ctx.db, { protocol, ...query }, (total) =>
           pageMeta(total, query.limit, query.offset),
         ),
       ),
     );
+    return json(reply, answer);
   };
 
   app.post(
