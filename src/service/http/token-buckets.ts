@@ -14,14 +14,20 @@ export class TokenBuckets {
 
   /** The tokens `key` holds at `nowMs`. */
   held(key: string, nowMs: number): number {
-    return this.refilled(this.buckets.get(key), nowMs).tokens;
+    const bucket = this.buckets.get(key);
+    return bucket ? this.refilled(bucket, nowMs) : this.burst;
   }
 
   /** Takes `amount` tokens from `key` at `nowMs` (down past zero if need be). */
   take(key: string, amount: number, nowMs: number): void {
-    const bucket = this.refilled(this.buckets.get(key), nowMs);
-    bucket.tokens -= amount;
-    this.buckets.set(key, bucket);
+    // Updated in place: the rate limit and the search budget take on every request.
+    const bucket = this.buckets.get(key);
+    if (bucket) {
+      bucket.tokens = this.refilled(bucket, nowMs) - amount;
+      bucket.updatedMs = nowMs;
+      return;
+    }
+    this.buckets.set(key, { tokens: this.burst - amount, updatedMs: nowMs });
     if (this.buckets.size > MAX_BUCKETS) this.forgetFull(nowMs);
   }
 
@@ -30,16 +36,16 @@ export class TokenBuckets {
     return Math.max(1, Math.ceil((wanted - this.held(key, nowMs)) / this.perSecond));
   }
 
-  private refilled(bucket: Bucket | undefined, nowMs: number): Bucket {
-    if (!bucket) return { tokens: this.burst, updatedMs: nowMs };
+  /** What `bucket` holds at `nowMs`: what it held, refilled since, at most the burst. */
+  private refilled(bucket: Bucket, nowMs: number): number {
     const elapsedS = Math.max(0, nowMs - bucket.updatedMs) / 1000;
-    return { tokens: Math.min(this.burst, bucket.tokens + elapsedS * this.perSecond), updatedMs: nowMs };
+    return Math.min(this.burst, bucket.tokens + elapsedS * this.perSecond);
   }
 
   /** Buckets that have refilled completely carry no state worth keeping. */
   private forgetFull(nowMs: number): void {
     for (const [key, bucket] of this.buckets)
-      if (this.refilled(bucket, nowMs).tokens >= this.burst) this.buckets.delete(key);
+      if (this.refilled(bucket, nowMs) >= this.burst) this.buckets.delete(key);
   }
 }
 
