@@ -115,7 +115,7 @@ async function run(dbPath: string, keys: [string, string], budget: string | null
       `${label}: trader's filter p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ` +
         `${percentile(latencies, 0.99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms over ` +
         `${latencies.length} requests (${refusedTrader.count} not 200); hostile searches answered ` +
-        `${hostileCounts.answered} (${(hostileCounts.answeredMs / hostileCounts.answered).toFixed(0)} ms each as the ` +
+        `${hostileCounts.answered} (${(hostileCounts.answeredMs / Math.max(1, hostileCounts.answered)).toFixed(0)} ms each as the ` +
         `attacker waited), refused ${hostileCounts.refused}; service CPU ${(cpu / 1000).toFixed(1)} s in ${SECONDS} s`,
     );
   } finally {

@@ -18,19 +18,23 @@ const PUBLIC = '/public/NOVA_ARB/position/statistic/filter';
 const PRIVATE = '/NOVA_ARB/position/statistic/filter';
 const GRAPHQL_BODY = {
   query:
-    'query ($index: String!, $body: JSON) { searchPositionStatistic(index: $index, body: $body) { meta { total } } }',
-  variables: { index: 'nova_arb', body: { filter: { and: [] }, paging: { size: 5, from: 0 } } },
+    'query ($index: String!, $body: SearchPayload!) { searchPositionStatistic(index: $index, body: $body) { meta { total } } }',
+  variables: {
+    index: 'local.position_statistics',
+    body: { filter: { and: [] }, paging: { size: 5, from: 0 } },
+  },
 };
+
+/** A fixture service whose every search takes `searchMs` by the clock that times them. */
+function serviceWithSearchesOf(searchMs: number, searchBudget: { msPerSecond: number; burstMs: number }) {
+  let ticks = 0;
+  return startTestService({ seedFixture: true, searchBudget, searchClock: () => (ticks += searchMs) });
+}
 
 describe('each caller has a budget of search time', () => {
   it('refuses a caller whose searches took their budget, until it refills, and no one else', async () => {
-    // Every search takes 600 ms by this clock; 1,000 ms in hand, 100 ms back a second.
-    let ticks = 0;
-    const svc = await startTestService({
-      seedFixture: true,
-      searchBudget: { msPerSecond: 100, burstMs: 1_000 },
-      searchClock: () => (ticks += 600),
-    });
+    // Every search takes 600 ms; 1,000 ms in hand, 100 ms back a second.
+    const svc = await serviceWithSearchesOf(600, { msPerSecond: 100, burstMs: 1_000 });
     try {
       const a = createApiKey(svc.service.db, svc.clock.now());
       const b = createApiKey(svc.service.db, svc.clock.now());
@@ -56,7 +60,11 @@ describe('each caller has a budget of search time', () => {
       svc.clock.advance(1_900);
       expect((await search(a)).status).toBe(429);
       svc.clock.advance(100);
-      expect((await postJson(`${svc.url}/graphql`, GRAPHQL_BODY, { 'x-api-key': a })).status).toBe(200);
+      const searched = await postJson(`${svc.url}/graphql`, GRAPHQL_BODY, { 'x-api-key': a });
+      expect(searched.status).toBe(200);
+      expect(searched.body).toMatchObject({
+        data: { searchPositionStatistic: { meta: { total: expect.any(Number) } } },
+      });
       expect((await search(a)).status).toBe(429);
     } finally {
       await svc.close();
@@ -79,12 +87,7 @@ describe('each caller has a budget of search time', () => {
   });
 
   it('answers a bad body with its 400 whatever the budget, without charging it', async () => {
-    let ticks = 0;
-    const svc = await startTestService({
-      seedFixture: true,
-      searchBudget: { msPerSecond: 100, burstMs: 500 },
-      searchClock: () => (ticks += 600),
-    });
+    const svc = await serviceWithSearchesOf(600, { msPerSecond: 100, burstMs: 500 });
     try {
       const key = createApiKey(svc.service.db, svc.clock.now());
       const bad = { ranges: [{ fieldName: 'noSuchField', gte: 1 }] };

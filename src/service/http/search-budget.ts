@@ -34,13 +34,11 @@ export class SearchBudget {
 
   /** Runs `search` for `request`'s caller, unless its budget is spent; charges the time it took. */
   run<T>(request: FastifyRequest, search: () => T): T {
-    const caller = callerOf(request);
-    this.refuseWhenSpent(caller);
-    const started = this.options.clock();
+    const charge = this.start(request);
     try {
       return search();
     } finally {
-      this.charge(caller, this.options.clock() - started);
+      charge();
     }
   }
 
@@ -50,14 +48,20 @@ export class SearchBudget {
    * microtasks.
    */
   async runAsync<T>(request: FastifyRequest, search: () => Promise<T>): Promise<T> {
-    const caller = callerOf(request);
-    this.refuseWhenSpent(caller);
-    const started = this.options.clock();
+    const charge = this.start(request);
     try {
       return await search();
     } finally {
-      this.charge(caller, this.options.clock() - started);
+      charge();
     }
+  }
+
+  /** Refuses a caller whose budget is spent; else starts the clock and answers what charges it. */
+  private start(request: FastifyRequest): () => void {
+    const caller = callerOf(request);
+    this.refuseWhenSpent(caller);
+    const started = this.options.clock();
+    return () => this.charge(caller, this.options.clock() - started);
   }
 
   private refuseWhenSpent(caller: string): void {

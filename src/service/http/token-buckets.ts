@@ -12,6 +12,11 @@ export class TokenBuckets {
     private readonly burst: number,
   ) {}
 
+  /** How many buckets are kept (tests read it). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
   /** The tokens `key` holds at `nowMs`. */
   held(key: string, nowMs: number): number {
     const bucket = this.buckets.get(key);
@@ -24,7 +29,8 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key);
     if (bucket) {
       bucket.tokens = this.refilled(bucket, nowMs) - amount;
-      bucket.updatedMs = nowMs;
+      // A clock that stepped back must not refill the same time twice.
+      bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
       return;
     }
     this.buckets.set(key, { tokens: this.burst - amount, updatedMs: nowMs });
