@@ -1,13 +1,16 @@
-// npm run bench:search-attack — what one hostile caller's searches do to everyone else, with the
+// npm run bench:search-attack — what one hostile client's searches do to everyone else, with the
 // search budget (docs/security.md, "Search time") and without it. A 200,000-record store
-// (bench:service-miss's world; BENCH_ATTACK_RECORDS=<n> for another size), the service as its own process with its default rate limit, and
-// two callers for BENCH_ATTACK_S seconds (default 20): a hostile one sending GraphQL searches that
-// bound 90 fields (rotated every time, so nothing is cached) back to back, and a trader's terminal
-// asking one cheap statistics filter every 20 ms. It prints the trader's latency, how many
-// hostile searches were answered and refused, and the service's CPU.
+// (bench:service-miss's world; BENCH_ATTACK_RECORDS=<n> for another size), the service as its own
+// process with its default rate limit, and two clients for BENCH_ATTACK_S seconds (default 20): a
+// hostile one sending GraphQL searches that bound 90 fields (rotated every time, so nothing is
+// cached) back to back, each under the next of its BENCH_ATTACK_IDENTITIES API keys (default 10:
+// wallets and keys cost it nothing), and a trader's terminal on another machine (127.0.0.2, as
+// the service sees it) asking one cheap statistics filter every 20 ms. It prints the trader's
+// latency, how many hostile searches were answered and refused, and the service's CPU.
 //
 //   BENCH_ATTACK_DB=<file>  keep the store there and reuse it (built when missing)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApiKey } from '../../src/service/auth/api-keys';
@@ -18,6 +21,9 @@ import { writeSyntheticStatistics } from './service-world';
 
 const RECORDS = Number(process.env.BENCH_ATTACK_RECORDS ?? 200_000);
 const SECONDS = Number(process.env.BENCH_ATTACK_S ?? 20);
+const IDENTITIES = Number(process.env.BENCH_ATTACK_IDENTITIES ?? 10);
+/** The trader's machine, as the service sees it (Linux routes all of 127.0.0.0/8 to loopback). */
+const TRADER_ADDRESS = '127.0.0.2';
 const FIELDS = [...STATISTIC_NUMERIC_FIELDS, ...RANKING_FIELDS];
 const QUERY =
   'query ($index: String!, $body: SearchPayload!) { searchPositionStatistic(index: $index, body: $body) { data { id } meta { total } } }';
@@ -29,23 +35,21 @@ const CHEAP = {
   pagination: { limit: 20, offset: 0 },
 };
 
-function store(): { dbPath: string; keys: [string, string]; cleanUp: () => void } {
+/** The store, and API keys: the trader's first, then the attacker's IDENTITIES (kept with a kept store). */
+function store(): { dbPath: string; keys: string[]; cleanUp: () => void } {
   const kept = process.env.BENCH_ATTACK_DB;
   const dir = kept ? null : mkdtempSync(join(tmpdir(), 'copydesk-bench-attack-'));
   const dbPath = kept ? resolve(kept) : join(dir!, 'service.db');
   const keyFile = `${dbPath}.attack-keys`;
   const db = openServiceDatabase(dbPath);
-  if (!existsSync(keyFile)) {
-    if (db.prepare('SELECT count(*) FROM statistics').pluck().get() === 0) {
-      console.log(`writing ${RECORDS} statistic records into ${dbPath}…`);
-      writeSyntheticStatistics(db, RECORDS, Date.now());
-    }
-    writeFileSync(keyFile, JSON.stringify([createApiKey(db, new Date()), createApiKey(db, new Date())]), {
-      mode: 0o600,
-    });
+  if (db.prepare('SELECT count(*) FROM statistics').pluck().get() === 0) {
+    console.log(`writing ${RECORDS} statistic records into ${dbPath}…`);
+    writeSyntheticStatistics(db, RECORDS, Date.now());
   }
+  const keys = existsSync(keyFile) ? (JSON.parse(readFileSync(keyFile, 'utf8')) as string[]) : [];
+  while (keys.length < 1 + IDENTITIES) keys.push(createApiKey(db, new Date()));
+  writeFileSync(keyFile, JSON.stringify(keys), { mode: 0o600 });
   db.close();
-  const keys = JSON.parse(readFileSync(keyFile, 'utf8')) as [string, string];
   return { dbPath, keys, cleanUp: () => dir && rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -62,10 +66,36 @@ function hostileBody(rotation: number): string {
 const post = (url: string, key: string, body: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
 
+/** POSTs `body` from `from` (node:http: fetch cannot pick its local address); resolves with the status once read. */
+function postFrom(agent: Agent, from: string, url: string, key: string, body: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent,
+        localAddress: from,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-api-key': key,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => done(response.statusCode ?? 0));
+        response.on('error', fail);
+      },
+    );
+    request.on('error', fail);
+    request.end(body);
+  });
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
-async function run(dbPath: string, keys: [string, string], budget: string | null) {
+async function run(dbPath: string, keys: string[], budget: string | null) {
   const { child, url: listening } = spawnServiceProcess(
     dbPath,
     budget === null ? [] : ['--search-budget', budget],
@@ -76,17 +106,20 @@ async function run(dbPath: string, keys: [string, string], budget: string | null
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
   try {
-    const [hostile, trader] = keys;
+    const [trader, ...hostile] = keys as [string, ...string[]];
     const cheap = JSON.stringify(CHEAP);
     const filter = `${url}/public/NOVA_ARB/position/statistic/filter`;
-    for (let i = 0; i < 3; i += 1) await (await post(filter, trader, cheap)).text();
+    const traderAgent = new Agent({ keepAlive: true });
+    const traderAsks = () => postFrom(traderAgent, TRADER_ADDRESS, filter, trader, cheap);
+    for (let i = 0; i < 3; i += 1) await traderAsks();
     const startedCpu = cpuMs();
     const until = performance.now() + SECONDS * 1000;
     const hostileCounts = { answered: 0, refused: 0, answeredMs: 0 };
     const attack = (async () => {
       for (let rotation = 0; performance.now() < until; rotation += 1) {
         const started = performance.now();
-        const answer = await post(`${url}/graphql`, hostile, hostileBody(rotation));
+        const key = hostile[rotation % hostile.length] as string;
+        const answer = await post(`${url}/graphql`, key, hostileBody(rotation));
         await answer.text();
         if (answer.status === 200) {
           hostileCounts.answered += 1;
@@ -98,13 +131,12 @@ async function run(dbPath: string, keys: [string, string], budget: string | null
     const refusedTrader = { count: 0 };
     while (performance.now() < until) {
       const started = performance.now();
-      const answer = await post(filter, trader, cheap);
-      await answer.text();
-      if (answer.status !== 200) refusedTrader.count += 1;
+      if ((await traderAsks()) !== 200) refusedTrader.count += 1;
       latencies.push(performance.now() - started);
       await new Promise((done) => setTimeout(done, 20));
     }
     await attack;
+    traderAgent.destroy();
     const cpu = cpuMs() - startedCpu;
     latencies.sort((a, b) => a - b);
     const label =
@@ -127,7 +159,9 @@ async function run(dbPath: string, keys: [string, string], budget: string | null
 async function main(): Promise<void> {
   const { dbPath, keys, cleanUp } = store();
   try {
-    console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+    console.log(
+      `${IDENTITIES} hostile identities; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    );
     await run(dbPath, keys, '10000000');
     await run(dbPath, keys, null);
   } finally {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/service/auth/api-keys';
-import { postJson, startTestService } from '../support/service';
+import { postJson, postJsonFrom, startTestService } from '../support/service';
 
 const getStatus = async (url: string, headers: Record<string, string> = {}) =>
   (await fetch(url, { headers })).status;
@@ -25,10 +25,22 @@ const GRAPHQL_BODY = {
   },
 };
 
+/** A second client machine, as the service sees it (postJsonFrom). */
+const OTHER_ADDRESS = '127.0.0.2';
+
 /** A fixture service whose every search takes `searchMs` by the clock that times them. */
-function serviceWithSearchesOf(searchMs: number, searchBudget: { msPerSecond: number; burstMs: number }) {
+function serviceWithSearchesOf(
+  searchMs: number,
+  searchBudget: { msPerSecond: number; burstMs: number },
+  overrides: { publicAnonymous?: boolean } = {},
+) {
   let ticks = 0;
-  return startTestService({ seedFixture: true, searchBudget, searchClock: () => (ticks += searchMs) });
+  return startTestService({
+    seedFixture: true,
+    searchBudget,
+    searchClock: () => (ticks += searchMs),
+    ...overrides,
+  });
 }
 
 describe('each caller has a budget of search time', () => {
@@ -51,8 +63,10 @@ describe('each caller has a budget of search time', () => {
       expect((await postJson(`${svc.url}${PRIVATE}`, {}, { 'x-api-key': a })).status).toBe(429);
       const graphql = await postJson(`${svc.url}/graphql`, GRAPHQL_BODY, { 'x-api-key': a });
       expect(graphql.status).toBe(429);
-      // Another caller searches; the spent caller's other reads are answered.
-      expect((await search(b)).status).toBe(200);
+      // Another caller from another address searches; the spent caller's other reads are answered.
+      expect((await postJsonFrom(OTHER_ADDRESS, `${svc.url}${PUBLIC}`, {}, { 'x-api-key': b })).status).toBe(
+        200,
+      );
       expect(await getStatus(`${svc.url}/health`)).toBe(200);
       const trader = `${svc.url}/public/NOVA_ARB/position/statistic/trader/0x${'ab'.repeat(20)}`;
       expect([200, 404]).toContain(await getStatus(trader, { 'x-api-key': a }));
@@ -66,6 +80,46 @@ describe('each caller has a budget of search time', () => {
         data: { searchPositionStatistic: { meta: { total: expect.any(Number) } } },
       });
       expect((await search(a)).status).toBe(429);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('shares one budget among the callers of an address, so new wallets or keys buy no time', async () => {
+    // The public filter answers anonymous callers too, so one of them can be tried.
+    const svc = await serviceWithSearchesOf(
+      600,
+      { msPerSecond: 100, burstMs: 1_000 },
+      { publicAnonymous: true },
+    );
+    try {
+      const [a, b, c] = [0, 1, 2].map(() => createApiKey(svc.service.db, svc.clock.now())) as [
+        string,
+        string,
+        string,
+      ];
+      const search = (key: string) => postJson(`${svc.url}${PUBLIC}`, {}, { 'x-api-key': key });
+      expect((await search(a)).status).toBe(200); // a 1,000 → 400; 127.0.0.1 1,000 → 400
+      expect((await search(b)).status).toBe(200); // b 1,000 → 400; 127.0.0.1 400 → -200
+      // c has never searched, but its address's account is spent: refused, the address named.
+      const refused = await search(c);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('2');
+      expect(String(refused.body.message)).toContain("from this caller's address");
+      // An anonymous caller from the address is the address: refused too.
+      expect((await postJson(`${svc.url}${PUBLIC}`, {}, {})).status).toBe(429);
+      expect((await postJsonFrom(OTHER_ADDRESS, `${svc.url}${PUBLIC}`, {}, {})).status).toBe(200);
+      // The same key from another address has its own account and that address's: answered.
+      expect((await postJsonFrom(OTHER_ADDRESS, `${svc.url}${PUBLIC}`, {}, { 'x-api-key': c })).status).toBe(
+        200,
+      );
+      // a's own account (400) is not what refuses it: the address's is.
+      const again = await search(a);
+      expect(again.status).toBe(429);
+      expect(String(again.body.message)).toContain("from this caller's address");
+      // Two seconds later the address is back at 0; c (now at 400 on its own) searches again.
+      svc.clock.advance(2_000);
+      expect((await search(c)).status).toBe(200);
     } finally {
       await svc.close();
     }

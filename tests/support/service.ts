@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalService, type LocalService } from '../../src/service/app';
@@ -61,4 +62,43 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     headers: response.headers,
     body: (await response.json()) as Record<string, unknown>,
   };
+}
+
+/**
+ * postJson from another local address: `from` is a loopback address other than 127.0.0.1
+ * (127.0.0.2…: Linux routes all of 127.0.0.0/8 to the loopback device), so the service sees a
+ * second client machine. Node's fetch cannot pick its local address; node:http can.
+ */
+export function postJsonFrom(from: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> }>(
+    (done, fail) => {
+      const request = httpRequest(
+        url,
+        {
+          method: 'POST',
+          localAddress: from,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(text),
+            ...headers,
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            done({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+            }),
+          );
+          response.on('error', fail);
+        },
+      );
+      request.on('error', fail);
+      request.end(text);
+    },
+  );
 }

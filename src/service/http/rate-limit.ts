@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
 import { TokenBuckets } from './token-buckets';
+import { addressBlock } from './address-block';
 import { bearerToken, headerValue, type CredentialContext } from '../auth/credentials';
 import { apiKeyId } from '../auth/api-keys';
 import { verifyAccessToken } from '../auth/access-tokens';
 
 /**
  * A token bucket per identity, docs/api.md, Limits: the user a valid token names, the API key a
- * known key is, else the client's address (no credential, or one that does not verify: junk in
- * the header cannot buy a fresh bucket). `perSecond` tokens refill each second up to `burst`; a
+ * known key is, else the client's address block (address-block.ts: an IPv6 client by its /64)
+ * when there is no credential or one that does not verify (junk in the header cannot buy a fresh
+ * bucket). `perSecond` tokens refill each second up to `burst`; a
  * request without a token answers 429 with `Retry-After` in whole seconds. The identity is
  * resolved here, in an onRequest hook that never rejects for a bad credential: the route's own
  * preHandler answers 401 for that, after the request has paid for its try.
@@ -42,8 +44,11 @@ const callers = new WeakMap<FastifyRequest, string>();
 
 /** Who `request` is as the rate limit counts it: `u:`user, `k:`API key id, else `a:`address. */
 export function callerOf(request: FastifyRequest): string {
-  return callers.get(request) ?? `a:${request.ip}`;
+  return callers.get(request) ?? addressOf(request);
 }
+
+/** The block of addresses `request` comes from (address-block.ts), as an account's name: `a:`block. */
+export const addressOf = (request: FastifyRequest): string => `a:${addressBlock(request.ip)}`;
 
 /** Who is asking: the verified user or API key, else the client's address. */
 async function callerKey(ctx: CredentialContext, request: FastifyRequest): Promise<string> {
@@ -56,5 +61,5 @@ async function callerKey(ctx: CredentialContext, request: FastifyRequest): Promi
   // A known key's bucket is named by its stored id: the key itself is never kept as a name.
   const keyId = apiKey === null ? null : apiKeyId(ctx.db, apiKey);
   if (keyId !== null) return `k:${keyId}`;
-  return `a:${request.ip}`;
+  return addressOf(request);
 }

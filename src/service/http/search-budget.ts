@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from './errors';
-import { callerOf } from './rate-limit';
+import { addressOf, callerOf } from './rate-limit';
 import { TokenBuckets } from './token-buckets';
 
 /** How much of the service's thread one caller's statistics searches may hold (docs/security.md, "Search time"). */
@@ -17,15 +17,17 @@ export interface SearchBudgetOptions {
 
 /**
  * A budget per caller (the rate limit's caller: the user, the API key, else the address) of the
- * time its statistics searches held the service's one thread. A search is never cut short: its
- * time is charged when it ends, and while a caller's account is below zero its further searches
- * answer 429 with `Retry-After`. Its other requests (positions, copy trades, /health) are not
- * refused, and other callers are not touched. The request rate limit cannot do this: a search
+ * time its statistics searches held the service's one thread, and the same budget per address
+ * block (address-block.ts) that every caller from it shares: a wallet costs nothing to make, so
+ * without it one client with twenty wallets had twenty budgets. A search is never cut short: its
+ * time is charged to both accounts when it ends, and while either is below zero the caller's
+ * further searches answer 429 with `Retry-After`. Its other requests (positions, copy trades,
+ * /health) are not refused, nor are callers from other addresses. The request rate limit cannot do this: a search
  * bounding a hundred fields nobody sorted holds the thread for seconds at 2,000,000 records,
  * and fifty of them a second were within it.
  */
 export class SearchBudget {
-  /** Each caller's account, in milliseconds. */
+  /** Each caller's and each address block's account, in milliseconds. */
   private readonly accounts: TokenBuckets;
 
   constructor(private readonly options: SearchBudgetOptions) {
@@ -56,28 +58,36 @@ export class SearchBudget {
     }
   }
 
-  /** Refuses a caller whose budget is spent; else starts the clock and answers what charges it. */
+  /**
+   * Refuses a search when its caller's account or its address block's is spent; else starts the
+   * clock and answers what charges both.
+   */
   private start(request: FastifyRequest): () => void {
     const caller = callerOf(request);
-    this.refuseWhenSpent(caller);
+    const address = addressOf(request);
+    const accounts = caller === address ? [caller] : [caller, address];
+    this.refuseWhenSpent(accounts);
     const started = this.options.clock();
-    return () => this.charge(caller, this.options.clock() - started);
+    return () => {
+      const ms = Math.max(0, this.options.clock() - started);
+      const now = this.options.now();
+      for (const account of accounts) this.accounts.take(account, ms, now);
+    };
   }
 
-  private refuseWhenSpent(caller: string): void {
+  /** Throws 429 when any of `accounts` is below zero, naming it and the wait for all to be back at zero. */
+  private refuseWhenSpent(accounts: readonly string[]): void {
     const now = this.options.now();
-    if (this.accounts.held(caller, now) >= 0) return;
+    if (accounts.every((account) => this.accounts.held(account, now) >= 0)) return;
+    const spent = accounts.filter((account) => this.accounts.held(account, now) < 0);
     const { msPerSecond, burstMs } = this.options;
-    const waitS = this.accounts.waitS(caller, 0, now);
+    const waitS = Math.max(...spent.map((account) => this.accounts.waitS(account, 0, now)));
+    const whose = spent[0] === accounts[0] ? 'by this caller' : "from this caller's address";
     throw new ServiceError(
       'RATE_LIMITED',
-      `statistics searches by this caller held the service for more than its budget: at most ` +
+      `statistics searches ${whose} held the service for more than their budget: at most ` +
         `${msPerSecond} ms a second after a first ${burstMs} ms; retry after ${waitS} s`,
       { headers: { 'retry-after': String(waitS) } },
     );
-  }
-
-  private charge(caller: string, ms: number): void {
-    this.accounts.take(caller, Math.max(0, ms), this.options.now());
   }
 }
