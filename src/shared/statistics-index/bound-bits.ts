@@ -261,7 +261,7 @@ export function searchBits(
   const ors: OrderRange[][] = [];
   // Bounds on columns this search may not sort now (conditions.ts, FRESH_ORDERS): checked by
   // reading their codes, after the stretches.
-  const unsorted: BoundCheck[] = [];
+  const unsorted: { bound: BoundCheck; count: number }[] = [];
   const fresh: FreshOrders = { made: 0 };
   for (const c of conditions) {
     if ('or' in c) {
@@ -285,8 +285,10 @@ export function searchBits(
     if (!mayOrder(population, c.field, fresh)) {
       const bound = plainBoundCheck(population, c);
       if (!bound) return null;
-      narrowest = Math.min(narrowest, boundCount(bound));
-      unsorted.push(bound);
+      const count = boundCount(bound);
+      narrowest = Math.min(narrowest, count);
+      // A bound every record meets (`gte: 0` on a field never negative) has nothing to clear.
+      if (count < n) unsorted.push({ bound, count });
       continue;
     }
     const stretch = narrowestRange(population, [c]);
@@ -322,7 +324,12 @@ export function searchBits(
     }
     for (let w = 0; w < words; w += 1) bits[w] = (bits[w] as number) & (either[w] as number);
   }
-  for (const bound of unsorted) keepBitsWithin(bits, words, bound);
+  // The narrowest first: each clears bits, and what follows reads fewer records or stops.
+  unsorted.sort((a, b) => a.count - b.count);
+  for (const { bound, count } of unsorted) {
+    const left = count * 2 < n ? keepBitsWithin(bits, words, bound) : clearBitsOutside(bits, bound);
+    if (!left) break;
+  }
   return { bits, count: countBits(bits) };
 }
 
@@ -336,8 +343,13 @@ function boundCount({ codes, lo, hi }: BoundCheck): number {
   return count;
 }
 
-/** Clears the bit of every record whose code is outside `bound`. */
-function keepBitsWithin(bits: Int32Array, words: number, { codes, lo, hi }: BoundCheck): void {
+/**
+ * Clears the bit of every record whose code is outside `bound`, reading the codes of the records
+ * still set only (for a bound that keeps few: most of theirs are cleared); answers whether any
+ * bit is left.
+ */
+function keepBitsWithin(bits: Int32Array, words: number, { codes, lo, hi }: BoundCheck): boolean {
+  let left = 0;
   for (let w = 0; w < words; w += 1) {
     let word = bits[w] as number;
     for (let rest = word; rest !== 0; rest &= rest - 1) {
@@ -346,7 +358,24 @@ function keepBitsWithin(bits: Int32Array, words: number, { codes, lo, hi }: Boun
       if (!(v >= lo && v <= hi)) word &= ~(1 << bit);
     }
     bits[w] = word;
+    left |= word;
   }
+  return left !== 0;
+}
+
+/**
+ * The same for a bound that keeps most records: one pass over its codes, in order, clearing the
+ * few records outside it, where reading the set bits one by one cost several times as much a
+ * record (docs/statistics.md, "Fields named cold"). Answers whether any bit is left.
+ */
+function clearBitsOutside(bits: Int32Array, { codes, lo, hi }: BoundCheck): boolean {
+  for (let row = 0; row < codes.length; row += 1) {
+    const v = codes[row] as number;
+    if (!(v >= lo && v <= hi)) bits[row >>> 5] = (bits[row >>> 5] as number) & ~(1 << (row & 31));
+  }
+  let left = 0;
+  for (let w = 0; w < bits.length; w += 1) left |= bits[w] as number;
+  return left !== 0;
 }
 
 /** Clears the bits of the records at the places of `order` outside [from, to). */

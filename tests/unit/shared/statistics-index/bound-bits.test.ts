@@ -8,6 +8,7 @@ import {
   matchingRecords,
   pageOfMatches,
   Population,
+  searchBits,
   StretchBitmaps,
   type IndexCondition,
 } from '../../../../src/shared/statistics-index';
@@ -116,5 +117,71 @@ describe('bounds as bitmaps', () => {
       { or: [{ field: 'small', gte: 1 }] },
     ] as IndexCondition[])
       expect(boundMatches(population, [{ field: 'small', gte: 1 }, c])).toBeNull();
+  });
+});
+
+describe('bounds past the orders one search may make', () => {
+  // searchBits sorts at most FRESH_ORDERS (4) new columns a search; bounds on further columns are
+  // checked by reading their codes: skipped when they keep every record, applied from the
+  // narrowest, the few records outside a wide one cleared in one pass, stopping once none is left.
+  const n = 320;
+  const column = (mul: number) => Array.from({ length: n }, (_, i) => ((i * mul) % 101) - 50);
+  const columns = Object.fromEntries(
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((f, k) => [f, column(7 + 6 * k)]),
+  ) as Record<string, number[]>;
+  // A smallest and a largest value held by one record each.
+  (columns.f as number[])[0] = -1000;
+  (columns.h as number[])[5] = 1000;
+  const fresh = () =>
+    new Population(
+      'P|D30',
+      {
+        constants: { protocol: 'P' },
+        texts: { id: Array.from({ length: n }, (_, i) => i.toString(16).padStart(24, '0')) },
+        numbers: Object.fromEntries(Object.entries(columns).map(([f, v]) => [f, Float64Array.from(v)])),
+      },
+      'id',
+    );
+  const plain = (conditions: { field: string; gte?: number; lte?: number }[]) =>
+    Array.from({ length: n }, (_, row) => row).filter((row) =>
+      conditions.every(
+        (c) =>
+          (c.gte === undefined || (columns[c.field] as number[])[row]! >= c.gte) &&
+          (c.lte === undefined || (columns[c.field] as number[])[row]! <= c.lte),
+      ),
+    );
+  const rowsOf = (bits: Int32Array) =>
+    Array.from({ length: n }, (_, row) => row).filter((row) => ((bits[row >>> 5]! >>> (row & 31)) & 1) === 1);
+  // Four wide bounds the search sorts, then the unsorted ones under test.
+  const sortedFour = ['a', 'b', 'c', 'd'].map((field) => ({ field, gte: -45 }));
+
+  it('keeps what a plain filter keeps, whichever way each unsorted bound is applied', () => {
+    const cases: { field: string; gte?: number; lte?: number }[][] = [
+      // every record (skipped), all but one (cleared in one pass), about a third (set bits read)
+      [
+        { field: 'e', gte: -50 },
+        { field: 'f', gte: -999 },
+        { field: 'g', lte: -17 },
+      ],
+      // all but one, then about two thirds
+      [
+        { field: 'h', lte: 999 },
+        { field: 'e', lte: 17 },
+      ],
+      // two unsorted bounds that together keep nothing, then one that keeps all but one
+      [
+        { field: 'e', lte: -20 },
+        { field: 'e', gte: 20 },
+        { field: 'f', gte: -999 },
+      ],
+    ];
+    for (const unsorted of cases) {
+      const conditions = [...sortedFour, ...unsorted];
+      const found = searchBits(fresh(), conditions);
+      expect(found).not.toBeNull();
+      const expected = plain(conditions);
+      expect(found!.count).toBe(expected.length);
+      expect(rowsOf(found!.bits)).toEqual(expected);
+    }
   });
 });
