@@ -46,7 +46,10 @@ test('with notifications on, closing a copy position shows a desktop notificatio
   await loginAsDemo(page, terminal.url);
   await page.getByTestId('nav-settings').click();
   const toggle = page.getByTestId('settings-notifications');
-  await toggle.check({ force: true });
+  await expect(toggle).toBeEnabled();
+  // The switch's label, as a trader clicks it: Playwright waits for it to stand still. Forcing a
+  // check on the 1-px checkbox failed when the page's panels grew after it was scrolled to.
+  await page.locator('label', { hasText: 'Desktop notifications' }).click();
   await expect(toggle).toBeChecked();
 
   await page.getByTestId('nav-copy').click();
