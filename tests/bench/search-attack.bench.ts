@@ -10,13 +10,14 @@
 //
 //   BENCH_ATTACK_DB=<file>  keep the store there and reuse it (built when missing)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApiKey } from '../../src/service/auth/api-keys';
 import { openServiceDatabase } from '../../src/service/store/database';
 import { RANKING_FIELDS, STATISTIC_NUMERIC_FIELDS } from '../../src/shared/api/statistics';
 import { spawnServiceProcess } from '../support/service-process';
+import { postJsonFrom } from '../support/service';
 import { writeSyntheticStatistics } from './service-world';
 
 const RECORDS = Number(process.env.BENCH_ATTACK_RECORDS ?? 200_000);
@@ -66,32 +67,6 @@ function hostileBody(rotation: number): string {
 const post = (url: string, key: string, body: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
 
-/** POSTs `body` from `from` (node:http: fetch cannot pick its local address); resolves with the status once read. */
-function postFrom(agent: Agent, from: string, url: string, key: string, body: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const request = httpRequest(
-      url,
-      {
-        method: 'POST',
-        agent,
-        localAddress: from,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'x-api-key': key,
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => done(response.statusCode ?? 0));
-        response.on('error', fail);
-      },
-    );
-    request.on('error', fail);
-    request.end(body);
-  });
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
@@ -110,7 +85,8 @@ async function run(dbPath: string, keys: string[], budget: string | null) {
     const cheap = JSON.stringify(CHEAP);
     const filter = `${url}/public/NOVA_ARB/position/statistic/filter`;
     const traderAgent = new Agent({ keepAlive: true });
-    const traderAsks = () => postFrom(traderAgent, TRADER_ADDRESS, filter, trader, cheap);
+    const traderAsks = async () =>
+      (await postJsonFrom(TRADER_ADDRESS, filter, cheap, { 'x-api-key': trader }, traderAgent)).status;
     for (let i = 0; i < 3; i += 1) await traderAsks();
     const startedCpu = cpuMs();
     const until = performance.now() + SECONDS * 1000;

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalService, type LocalService } from '../../src/service/app';
@@ -69,7 +69,14 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
  * (127.0.0.2…: Linux routes all of 127.0.0.0/8 to the loopback device), so the service sees a
  * second client machine. Node's fetch cannot pick its local address; node:http can.
  */
-export function postJsonFrom(from: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+export function postJsonFrom(
+  from: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  /** A keep-alive agent, for a caller that sends many (a bench); by default one connection a request. */
+  agent?: Agent,
+) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> }>(
     (done, fail) => {
@@ -78,6 +85,7 @@ export function postJsonFrom(from: string, url: string, body: unknown, headers: 
         {
           method: 'POST',
           localAddress: from,
+          ...(agent && { agent }),
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(text),

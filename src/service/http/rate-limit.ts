@@ -10,8 +10,8 @@ import { verifyAccessToken } from '../auth/access-tokens';
  * A token bucket per identity, docs/api.md, Limits: the user a valid token names, the API key a
  * known key is, else the client's address block (address-block.ts: an IPv6 client by its /64)
  * when there is no credential or one that does not verify (junk in the header cannot buy a fresh
- * bucket). `perSecond` tokens refill each second up to `burst`; a
- * request without a token answers 429 with `Retry-After` in whole seconds. The identity is
+ * bucket). `perSecond` tokens refill each second up to `burst`; a request without a token answers
+ * 429 with `Retry-After` in whole seconds. The identity is
  * resolved here, in an onRequest hook that never rejects for a bad credential: the route's own
  * preHandler answers 401 for that, after the request has paid for its try.
  */

@@ -22,9 +22,9 @@ export interface SearchBudgetOptions {
  * without it one client with twenty wallets had twenty budgets. A search is never cut short: its
  * time is charged to both accounts when it ends, and while either is below zero the caller's
  * further searches answer 429 with `Retry-After`. Its other requests (positions, copy trades,
- * /health) are not refused, nor are callers from other addresses. The request rate limit cannot do this: a search
- * bounding a hundred fields nobody sorted holds the thread for seconds at 2,000,000 records,
- * and fifty of them a second were within it.
+ * /health) are not refused, nor are callers from other addresses. The request rate limit cannot
+ * do this: a search bounding a hundred fields nobody sorted holds the thread for seconds at
+ * 2,000,000 records, and fifty of them a second were within it.
  */
 export class SearchBudget {
   /** Each caller's and each address block's account, in milliseconds. */
@@ -78,8 +78,8 @@ export class SearchBudget {
   /** Throws 429 when any of `accounts` is below zero, naming it and the wait for all to be back at zero. */
   private refuseWhenSpent(accounts: readonly string[]): void {
     const now = this.options.now();
-    if (accounts.every((account) => this.accounts.held(account, now) >= 0)) return;
     const spent = accounts.filter((account) => this.accounts.held(account, now) < 0);
+    if (spent.length === 0) return;
     const { msPerSecond, burstMs } = this.options;
     const waitS = Math.max(...spent.map((account) => this.accounts.waitS(account, 0, now)));
     const whose = spent[0] === accounts[0] ? 'by this caller' : "from this caller's address";
