@@ -1,7 +1,20 @@
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { loginAsDemo, loginWithNewWallet } from './demo-user';
 
 const TRADER = '0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a';
+
+/**
+ * Turns a switch on or off by its label, as a trader clicks it: Playwright waits for the label
+ * to stand still. Forcing a check on the switch's 1-px checkbox failed in the notifications test
+ * when the page grew after it was scrolled to.
+ */
+async function flipSwitch(input: Locator, on: boolean): Promise<void> {
+  await expect(input).toBeEnabled();
+  await expect(input).toBeChecked({ checked: !on });
+  await input.locator('xpath=following-sibling::label').click();
+  await expect(input).toBeChecked({ checked: on });
+}
 
 test('create a copy trade with options, see it listed, stop and start it; close a copy position', async ({
   page,
@@ -35,16 +48,16 @@ test('create a copy trade with options, see it listed, stop and start it; close 
   await form.getByTestId('copy-form-side-long').click();
 
   // A USD stop loss may not exceed the margin.
-  await form.getByTestId('copy-form-stop-loss').check({ force: true });
+  await flipSwitch(form.getByTestId('copy-form-stop-loss'), true);
   await form.getByTestId('copy-form-stop-loss-amount').fill('80');
   await form.getByTestId('copy-form-stop-loss-amount').blur();
   await expect(form.getByText(/must be at most Margin per position/)).toBeVisible();
   await form.getByTestId('copy-form-stop-loss-amount').fill('20');
 
   // Only chosen tokens: the picker comes from tokens:list.
-  await form.getByTestId('copy-form-copy-all').uncheck({ force: true });
+  await flipSwitch(form.getByTestId('copy-form-copy-all'), false);
   await form.getByTestId('copy-form-tokens-BTC').click();
-  await form.getByTestId('copy-form-skip-leverage').check({ force: true });
+  await flipSwitch(form.getByTestId('copy-form-skip-leverage'), true);
   await form.getByTestId('copy-form-low-leverage').fill('2');
   await expect(form.getByTestId('copy-form-issue-count')).toHaveCount(0);
   await page.screenshot({ path: 'test-artifacts/copy-trade-form.png', animations: 'disabled' });
