@@ -76,9 +76,9 @@ describe('the downloads store', () => {
     await answer('downloads:list', [stateOf('running', 0), other]);
     await loading;
     expect(shown()?.state).toBe('complete');
-    expect(downloadOf(useDownloads.getState().states, { protocol: 'HELIX_OP', window: 'FULL' as const })).toEqual(
-      other,
-    );
+    expect(
+      downloadOf(useDownloads.getState().states, { protocol: 'HELIX_OP', window: 'FULL' as const }),
+    ).toEqual(other);
     expect(useDownloads.getState().loaded).toBe(true);
   });
 
