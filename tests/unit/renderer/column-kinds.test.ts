@@ -37,22 +37,26 @@ describe('column kinds', () => {
     expect(html(signed.render?.({ v: 1_234_567 }))).toBe(
       '<span class="num num-up" data-testid="x">+$1.23M</span>',
     );
+    // Two decimals always in a column, compact or not: `$1.20M` stands over `$1.23M`.
+    expect(html(signed.render?.({ v: 1_200_000 }))).toBe(
+      '<span class="num num-up" data-testid="x">+$1.20M</span>',
+    );
     expect(html(signed.render?.({ v: null }))).toBe('<span class="num num-flat" data-testid="x">—</span>');
     expect(signed.title).toBe('t');
     expect(signed.sortable).toBe(true);
   });
 
-  it('renders price, leverage and signed percent', () => {
+  it('renders price, and leverage and signed percent with two decimals always', () => {
     const get = (r: Row): number | null | undefined => r.v;
     expect(
       html(kinds.priceColumn<Row>({ id: 'p', label: 'P', width: 1, get }).render?.({ v: 64231.55 })),
     ).toBe('<span class="num">64,231.6</span>');
     expect(
       html(kinds.leverageColumn<Row>({ id: 'l', label: 'L', width: 1, get }).render?.({ v: 12.5 })),
-    ).toBe('<span class="num">12.5×</span>');
+    ).toBe('<span class="num">12.50×</span>');
     expect(
       html(kinds.signedPercentColumn<Row>({ id: 'r', label: 'R', width: 1, get }).render?.({ v: -3 })),
-    ).toBe('<span class="num num-down">−3%</span>');
+    ).toBe('<span class="num num-down">−3.00%</span>');
   });
 
   it('gives the side as LONG, SHORT or null, and the pair as a sortable symbol', () => {

@@ -38,6 +38,20 @@ describe('trader number formats', () => {
     expect(formatDuration(18)).toBe('18s');
   });
 
+  it('writes two decimals always when asked, so that a column of figures lines up', () => {
+    expect(formatPercent(60, { fixed: true })).toBe('60.00%');
+    expect(formatPercent(-0.4, { signed: true, fixed: true })).toBe('−0.40%');
+    expect(formatPercent(-0.001, { signed: true, fixed: true })).toBe('0.00%');
+    expect(formatNumber(1, { fixed: true })).toBe('1.00');
+    expect(formatNumber(58.186, { fixed: true })).toBe('58.19');
+    expect(formatLeverage(11, { fixed: true })).toBe('11.00×');
+    expect(formatUsdCompact(691_700, { fixed: true })).toBe('$691.70K');
+    expect(formatUsdCompact(-25_000, { signed: true, fixed: true })).toBe('−$25.00K');
+    expect(formatUsdCompact(9999.5, { fixed: true })).toBe('$9,999.50');
+    for (const f of [formatPercent, formatNumber, formatLeverage, formatUsdCompact])
+      expect(f(null, { fixed: true })).toBe(MISSING);
+  });
+
   it('writes every negative with a true minus, and no sign on what rounds to zero', () => {
     expect(formatNumber(-1.5)).toBe('−1.5');
     expect(formatCompact(-2_500_000)).toBe('−2.5M');

@@ -8,6 +8,23 @@ const usd = (): Intl.NumberFormat =>
 const compact = (): Intl.NumberFormat =>
   numberFormat({ notation: 'compact', maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const compactFixed = (): Intl.NumberFormat =>
+  numberFormat({
+    notation: 'compact',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    signDisplay: 'exceptZero',
+  });
+
+/**
+ * How a figure's decimals are written. `fixed`: always two, as a table column shows them, so that
+ * `60.00%` stands over `58.33%` and `−0.40%` (a column of `60%`, `58.33%` and `−0.4%` has to be
+ * read figure by figure); else up to two, trailing zeros dropped, as a sentence or a card reads.
+ */
+export interface Decimals {
+  fixed?: boolean;
+}
+const upToTwo = ({ fixed }: Decimals): Intl.NumberFormat => (fixed ? usd() : plain());
 const price = (): Intl.NumberFormat =>
   numberFormat({ maximumSignificantDigits: 6, signDisplay: 'exceptZero' });
 
@@ -54,36 +71,40 @@ export function formatUsd(value: number | null | undefined, options: { signed?: 
   return withSign(usd(), value, (d) => `$${d}`, options.signed);
 }
 
-/** `1234567` → `$1.23M` (compact, for dense columns); signed like formatUsd. */
+/** `1234567` → `$1.23M` (compact, for dense columns); signed like formatUsd; `fixed`: `$691.70K`. */
 export function formatUsdCompact(
   value: number | null | undefined,
-  options: { signed?: boolean } = {},
+  options: { signed?: boolean } & Decimals = {},
 ): string {
   if (!isNumber(value)) return MISSING;
-  return withSign(Math.abs(value) < 10_000 ? usd() : compact(), value, (d) => `$${d}`, options.signed);
+  const large = options.fixed ? compactFixed() : compact();
+  return withSign(Math.abs(value) < 10_000 ? usd() : large, value, (d) => `$${d}`, options.signed);
 }
 
-/** A value already in percent: `12.345` → `12.35%`; `signed` adds `+` to gains. */
-export function formatPercent(value: number | null | undefined, options: { signed?: boolean } = {}): string {
+/** A value already in percent: `12.345` → `12.35%`; `signed` adds `+` to gains; `fixed`: `60.00%`. */
+export function formatPercent(
+  value: number | null | undefined,
+  options: { signed?: boolean } & Decimals = {},
+): string {
   if (!isNumber(value)) return MISSING;
-  return withSign(plain(), value, (d) => `${d}%`, options.signed);
+  return withSign(upToTwo(options), value, (d) => `${d}%`, options.signed);
 }
 
 /** `1234567` → `1.23M`. */
 export const formatCompact = (value: number | null | undefined): string =>
   isNumber(value) ? withSign(compact(), value, bare) : MISSING;
 
-/** A plain number with up to 2 decimals: `3.14159` → `3.14`. */
-export const formatNumber = (value: number | null | undefined): string =>
-  isNumber(value) ? withSign(plain(), value, bare) : MISSING;
+/** A plain number with up to 2 decimals: `3.14159` → `3.14`; `fixed`: `1` → `1.00`. */
+export const formatNumber = (value: number | null | undefined, options: Decimals = {}): string =>
+  isNumber(value) ? withSign(upToTwo(options), value, bare) : MISSING;
 
 /** A price with 6 significant digits: `0.000123456` → `0.000123456`, `64231.55` → `64,231.6`. */
 export const formatPrice = (value: number | null | undefined): string =>
   isNumber(value) ? withSign(price(), value, bare) : MISSING;
 
-/** `3 × leverage`: `12.5` → `12.5×`. */
-export const formatLeverage = (value: number | null | undefined): string =>
-  isNumber(value) ? withSign(plain(), value, (d) => `${d}×`) : MISSING;
+/** `3 × leverage`: `12.5` → `12.5×`; `fixed`: `12.50×`. */
+export const formatLeverage = (value: number | null | undefined, options: Decimals = {}): string =>
+  isNumber(value) ? withSign(upToTwo(options), value, (d) => `${d}×`) : MISSING;
 
 /** Seconds → `3d 4h`, `5h 12m`, `42m`, `18s`. */
 export function formatDuration(seconds: number | null | undefined): string {

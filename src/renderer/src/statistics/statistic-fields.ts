@@ -13,6 +13,7 @@ import {
   formatPercent,
   formatUsd,
   formatUsdCompact,
+  type Decimals,
 } from '@renderer/format/number';
 import { formatDay } from '@renderer/format/time';
 
@@ -544,26 +545,31 @@ export function windowMeaning(window: Window): string {
   return `Positions closed in the ${days} full UTC days before today (today excluded).`;
 }
 
-/** A figure as the table shows it: compact dollars, percents, durations. */
+/**
+ * A figure as a page shows it: dollars (compact when asked), percents, durations. `fixed`: two
+ * decimals always on percents, ratios, leverage and compact dollars, as a table column writes them
+ * (format/number.ts, Decimals).
+ */
 export function formatStat(
   kind: StatKind,
   value: number | null | undefined,
-  options: { compact?: boolean } = {},
+  options: { compact?: boolean } & Decimals = {},
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
+  const decimals: Decimals = { fixed: options.fixed ?? false };
   switch (kind) {
     case 'usd':
-      return options.compact ? formatUsdCompact(value) : formatUsd(value);
+      return options.compact ? formatUsdCompact(value, decimals) : formatUsd(value);
     case 'percent':
-      return formatPercent(value);
+      return formatPercent(value, decimals);
     case 'ratio':
-      return formatNumber(value);
+      return formatNumber(value, decimals);
     case 'count':
       return formatInteger(value);
     case 'duration':
       return formatDuration(value);
     case 'leverage':
-      return formatLeverage(value);
+      return formatLeverage(value, decimals);
     case 'days':
       return `${formatInteger(value)} d`;
     case 'time':

@@ -38,12 +38,14 @@ function figureColumn<Row>(spec: FigureColumnSpec<Row>, render: Column<Row>['ren
 export function usdColumn<Row>(
   spec: FigureColumnSpec<Row> & { signed?: boolean; compact?: boolean; testId?: string },
 ): Column<Row> {
-  const format = spec.compact ? formatUsdCompact : formatUsd;
+  // A compact column writes two decimals always, as the others do (`$691.70K` over `$196.48K`).
+  const format = (v: number | null | undefined, signed?: boolean): string =>
+    spec.compact ? formatUsdCompact(v, { signed, fixed: true }) : formatUsd(v, { signed });
   return figureColumn(spec, (row) => {
     const v = spec.get(row);
     return spec.signed ? (
       <span className={`num ${signClass(v)}`} data-testid={spec.testId}>
-        {format(v, { signed: true })}
+        {format(v, true)}
       </span>
     ) : (
       <span className="num" data-testid={spec.testId}>
@@ -58,16 +60,18 @@ export function priceColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
   return figureColumn(spec, (row) => <span className="num">{formatPrice(spec.get(row))}</span>);
 }
 
-/** A right-aligned leverage such as `12.5×` (`num`). */
+/** A right-aligned leverage such as `12.50×` (`num`), two decimals always. */
 export function leverageColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
-  return figureColumn(spec, (row) => <span className="num">{formatLeverage(spec.get(row))}</span>);
+  return figureColumn(spec, (row) => (
+    <span className="num">{formatLeverage(spec.get(row), { fixed: true })}</span>
+  ));
 }
 
-/** A right-aligned signed percentage (`+12.3%`) in the gain/loss colour. */
+/** A right-aligned signed percentage (`+12.30%`) in the gain/loss colour, two decimals always. */
 export function signedPercentColumn<Row>(spec: FigureColumnSpec<Row>): Column<Row> {
   return figureColumn(spec, (row) => {
     const v = spec.get(row);
-    return <span className={`num ${signClass(v)}`}>{formatPercent(v, { signed: true })}</span>;
+    return <span className={`num ${signClass(v)}`}>{formatPercent(v, { signed: true, fixed: true })}</span>;
   });
 }
 

@@ -75,7 +75,7 @@ export const positionColumns: readonly Column<SimulatorPosition>[] = [
     width: 84,
     sortable: true,
     value: (p) => p.volMultiplier,
-    render: (p) => <span className="num">{formatNumber(p.volMultiplier)}×</span>,
+    render: (p) => <span className="num">{formatNumber(p.volMultiplier, { fixed: true })}×</span>,
   },
   usdColumn({
     id: 'fee',
@@ -150,7 +150,7 @@ function summaryColumns<Row extends Omit<BacktestResult, 'equity'>>(): Column<Ro
       width: 76,
       sortable: true,
       value: (r) => r.winRate,
-      render: (r) => <span className="num">{formatPercent(r.winRate)}</span>,
+      render: (r) => <span className="num">{formatPercent(r.winRate, { fixed: true })}</span>,
     },
     {
       id: 'totalTrade',
@@ -253,7 +253,7 @@ export const sweepColumns: readonly Column<SweepItem>[] = [
     width: 76,
     sortable: true,
     value: (r) => r.score,
-    render: (r) => <span className="num">{formatNumber(r.score)}</span>,
+    render: (r) => <span className="num">{formatNumber(r.score, { fixed: true })}</span>,
   },
   ...summaryColumns<SweepItem>(),
 ];

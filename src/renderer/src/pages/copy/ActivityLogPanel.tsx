@@ -96,7 +96,9 @@ const columns: Column<ActivityLog>[] = [
     width: 72,
     sortable: true,
     value: slippage,
-    render: (a) => <span className="num muted">{formatPercent(slippage(a), { signed: true })}</span>,
+    render: (a) => (
+      <span className="num muted">{formatPercent(slippage(a), { signed: true, fixed: true })}</span>
+    ),
   },
   {
     id: 'wallet',

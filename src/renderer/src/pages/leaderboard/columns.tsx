@@ -48,7 +48,7 @@ function statColumn(field: StatField): LeaderboardColumn {
     width: field.width ?? WIDTHS[field.kind],
     sortable: true,
     value: (row) => numberAt(row, field.key),
-    render: (row) => formatStat(field.kind, numberAt(row, field.key), { compact: true }),
+    render: (row) => formatStat(field.kind, numberAt(row, field.key), { compact: true, fixed: true }),
     cellClass: field.signed ? (row) => `num ${signClass(numberAt(row, field.key))}` : () => 'num',
   };
 }
