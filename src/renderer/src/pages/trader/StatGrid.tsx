@@ -38,7 +38,10 @@ export function StatGrid({
                   data-testid={`stat-${f.key}`}
                 >
                   <dt>{f.label}</dt>
-                  <dd className={`num ${f.signed ? signClass(v) : ''}`}>{formatStat(f.kind, v)}</dd>
+                  {/* Right-aligned under each other like a table's column: two decimals always. */}
+                  <dd className={`num ${f.signed ? signClass(v) : ''}`}>
+                    {formatStat(f.kind, v, { fixed: true })}
+                  </dd>
                   {showFormulas ? <p className="tr-stat-formula">{f.formula}</p> : null}
                 </div>
               );
