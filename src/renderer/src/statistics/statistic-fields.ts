@@ -35,7 +35,24 @@ export interface StatField {
   signed?: boolean;
   /** Column width in the leaderboard. */
   width?: number;
+  /**
+   * Why the figure has no value for this record although the service writes a number, else null:
+   * a ratio over no wins or no losses, which the API writes as 0 (docs/semantics.md) and which
+   * would read as the worst ratio there is. `stat` reads the record's other figures.
+   */
+  noValue?: (stat: (key: StatisticNumericField) => number | null) => string | null;
 }
+
+/** A profit/loss ratio's reason to have no value: no wins, or no losses (`loss`: their sum). */
+const ratioOverNothing =
+  (loss: StatisticNumericField) =>
+  (stat: (key: StatisticNumericField) => number | null): string | null => {
+    if (stat('totalWin') === 0)
+      return 'No winning positions: there is no average win (the service writes 0).';
+    if (stat('totalLose') === 0 || stat(loss) === 0)
+      return 'No losing positions: there is no average loss to divide by (the service writes 0).';
+    return null;
+  };
 
 const PNL = 'pnl = realisedPnl − fee + funding, per position';
 const WIN = 'a win is a position with realisedPnl > 0';
@@ -213,6 +230,7 @@ export const STAT_FIELDS: readonly StatField[] = [
     group: 'Returns',
     formula:
       '(G_r / wins) / (|L_r| / losses): the average win over the average loss; 0 when there are no wins, no losses or no loss amount.',
+    noValue: ratioOverNothing('realisedTotalLoss'),
   },
   {
     key: 'profitLossRatio',
@@ -222,6 +240,7 @@ export const STAT_FIELDS: readonly StatField[] = [
     group: 'Returns',
     formula:
       '(G / wins) / (|L| / losses), with pnl after fees and funding; 0 when there are no wins, no losses or L is 0.',
+    noValue: ratioOverNothing('totalLoss'),
   },
   {
     key: 'realisedGainLossRatio',
@@ -575,6 +594,20 @@ export function formatStat(
     case 'time':
       return formatDate(value);
   }
+}
+
+/**
+ * A record's figure as a page shows it, and why it has none when the service's 0 means "no
+ * value" (StatField.noValue): then the text is an em dash and `why` says so, for its title.
+ */
+export function statText(
+  field: StatField,
+  stat: (key: StatisticNumericField) => number | null,
+  options: { compact?: boolean } & Decimals = {},
+): { text: string; why: string | null } {
+  const value = stat(field.key);
+  const why = value === 0 ? (field.noValue?.(stat) ?? null) : null;
+  return { text: why ? MISSING : formatStat(field.kind, value, options), why };
 }
 
 /** A millisecond time as a day in the user's locale (`14 Mar 2025` in en-GB). */

@@ -11,7 +11,7 @@ import { Sparkline } from './Sparkline';
 import {
   STAT_FIELDS,
   averageScore,
-  formatStat,
+  statText,
   rankingFormula,
   statField,
   type StatField,
@@ -48,7 +48,10 @@ function statColumn(field: StatField): LeaderboardColumn {
     width: field.width ?? WIDTHS[field.kind],
     sortable: true,
     value: (row) => numberAt(row, field.key),
-    render: (row) => formatStat(field.kind, numberAt(row, field.key), { compact: true, fixed: true }),
+    render: (row) => {
+      const { text, why } = statText(field, (key) => numberAt(row, key), { compact: true, fixed: true });
+      return why ? <span title={why}>{text}</span> : text;
+    },
     cellClass: field.signed ? (row) => `num ${signClass(numberAt(row, field.key))}` : () => 'num',
   };
 }

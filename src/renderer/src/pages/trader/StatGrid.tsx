@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { RankedPositionStatistic } from '@shared/api/statistics';
 import { signClass } from '@renderer/format/number';
-import { STAT_FIELDS, formatStat, type StatGroup } from '@renderer/statistics/statistic-fields';
+import { STAT_FIELDS, statText, type StatGroup } from '@renderer/statistics/statistic-fields';
 
 const GROUPS: readonly { group: StatGroup; blurb: string }[] = [
   { group: 'Profit', blurb: 'Dollars made and lost' },
@@ -19,6 +19,10 @@ export function StatGrid({
   showFormulas: boolean;
 }): ReactElement {
   const values = record as unknown as Record<string, unknown>;
+  const stat = (key: string): number | null => {
+    const raw = values[key];
+    return typeof raw === 'number' ? raw : null;
+  };
   return (
     <div className={`stat-grid${showFormulas ? ' with-formulas' : ''}`} data-testid="stat-grid">
       {GROUPS.map(({ group, blurb }) => (
@@ -28,20 +32,18 @@ export function StatGrid({
           </h3>
           <dl>
             {STAT_FIELDS.filter((f) => f.group === group).map((f) => {
-              const raw = values[f.key];
-              const v = typeof raw === 'number' ? raw : null;
+              const v = stat(f.key);
+              // Right-aligned under each other like a table's column: two decimals always.
+              const { text, why } = statText(f, stat, { fixed: true });
               return (
                 <div
                   key={f.key}
                   className="tr-stat"
-                  title={`${f.label}: ${f.formula}`}
+                  title={`${f.label}: ${f.formula}${why ? ` ${why}` : ''}`}
                   data-testid={`stat-${f.key}`}
                 >
                   <dt>{f.label}</dt>
-                  {/* Right-aligned under each other like a table's column: two decimals always. */}
-                  <dd className={`num ${f.signed ? signClass(v) : ''}`}>
-                    {formatStat(f.kind, v, { fixed: true })}
-                  </dd>
+                  <dd className={`num ${why ? 'muted' : f.signed ? signClass(v) : ''}`}>{text}</dd>
                   {showFormulas ? <p className="tr-stat-formula">{f.formula}</p> : null}
                 </div>
               );
