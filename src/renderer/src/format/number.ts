@@ -3,18 +3,18 @@ import { numberFormat } from './locale';
 // Each in the current locale (format/locale.ts): separators and compact suffixes follow it.
 const integer = (): Intl.NumberFormat =>
   numberFormat({ maximumFractionDigits: 0, signDisplay: 'exceptZero' });
-const usd = (): Intl.NumberFormat =>
+/** Exactly two decimals: dollars everywhere, and the other figures of a table (`Decimals`). */
+const twoDecimals = (): Intl.NumberFormat =>
   numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
-const compact = (): Intl.NumberFormat =>
-  numberFormat({ notation: 'compact', maximumFractionDigits: 2, signDisplay: 'exceptZero' });
-const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2, signDisplay: 'exceptZero' });
-const compactFixed = (): Intl.NumberFormat =>
+/** `1.23M`; `fixed`: two decimals even when they are zeros (`1.20M`). */
+const compact = ({ fixed }: Decimals = {}): Intl.NumberFormat =>
   numberFormat({
     notation: 'compact',
-    minimumFractionDigits: 2,
+    ...(fixed && { minimumFractionDigits: 2 }),
     maximumFractionDigits: 2,
     signDisplay: 'exceptZero',
   });
+const plain = (): Intl.NumberFormat => numberFormat({ maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 
 /**
  * How a figure's decimals are written. `fixed`: always two, as a table column shows them, so that
@@ -24,7 +24,7 @@ const compactFixed = (): Intl.NumberFormat =>
 export interface Decimals {
   fixed?: boolean;
 }
-const upToTwo = ({ fixed }: Decimals): Intl.NumberFormat => (fixed ? usd() : plain());
+const upToTwo = ({ fixed }: Decimals): Intl.NumberFormat => (fixed ? twoDecimals() : plain());
 const price = (): Intl.NumberFormat =>
   numberFormat({ maximumSignificantDigits: 6, signDisplay: 'exceptZero' });
 
@@ -68,7 +68,7 @@ export const formatInteger = (value: number): string => withSign(integer(), valu
 /** `1234.5` → `$1,234.50`; `-3` → `−$3.00`; `signed` adds `+` to gains. */
 export function formatUsd(value: number | null | undefined, options: { signed?: boolean } = {}): string {
   if (!isNumber(value)) return MISSING;
-  return withSign(usd(), value, (d) => `$${d}`, options.signed);
+  return withSign(twoDecimals(), value, (d) => `$${d}`, options.signed);
 }
 
 /** `1234567` → `$1.23M` (compact, for dense columns); signed like formatUsd; `fixed`: `$691.70K`. */
@@ -77,8 +77,8 @@ export function formatUsdCompact(
   options: { signed?: boolean } & Decimals = {},
 ): string {
   if (!isNumber(value)) return MISSING;
-  const large = options.fixed ? compactFixed() : compact();
-  return withSign(Math.abs(value) < 10_000 ? usd() : large, value, (d) => `$${d}`, options.signed);
+  const format = Math.abs(value) < 10_000 ? twoDecimals() : compact(options);
+  return withSign(format, value, (d) => `$${d}`, options.signed);
 }
 
 /** A value already in percent: `12.345` → `12.35%`; `signed` adds `+` to gains; `fixed`: `60.00%`. */

@@ -575,20 +575,19 @@ export function formatStat(
   options: { compact?: boolean } & Decimals = {},
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
-  const decimals: Decimals = { fixed: options.fixed ?? false };
   switch (kind) {
     case 'usd':
-      return options.compact ? formatUsdCompact(value, decimals) : formatUsd(value);
+      return options.compact ? formatUsdCompact(value, options) : formatUsd(value);
     case 'percent':
-      return formatPercent(value, decimals);
+      return formatPercent(value, options);
     case 'ratio':
-      return formatNumber(value, decimals);
+      return formatNumber(value, options);
     case 'count':
       return formatInteger(value);
     case 'duration':
       return formatDuration(value);
     case 'leverage':
-      return formatLeverage(value, decimals);
+      return formatLeverage(value, options);
     case 'days':
       return `${formatInteger(value)} d`;
     case 'time':
