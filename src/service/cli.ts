@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, logDirOf } from '../node/data-dir';
 import { exitWithParent } from '../node/parent-watch';
+import { onStopSignal } from '../node/stop-signals';
 import { createLocalService } from './app';
 import { defaultConfig, type ServiceConfig } from './config';
 import { createApiKey } from './auth/api-keys';
@@ -129,12 +130,12 @@ async function serveCommand(config: ServiceConfig, logDir: string): Promise<void
   exitWithParent(stop);
   const startedMs = performance.now();
   const url = await service.listen();
+  // Before the line that says it listens: whoever waits for that line may signal it at once.
+  onStopSignal(stop);
   const preparing = service.preparing() !== null;
   console.log(
     `Copydesk local service listening on ${url} (database ${config.dbPath})${preparing ? `, ${PREPARING_WORDS}` : ''}`,
   );
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   if (!preparing) return;
   service.prepared.then(
     () => console.log(`Copydesk local service ${PREPARED_WORDS} in ${secondsSince(startedMs)} s`),

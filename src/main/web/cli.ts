@@ -6,6 +6,7 @@ import pkg from '../../../package.json';
 import { logUnhandledRejections } from '../../node/process-faults';
 import { defaultDataDir, ensurePrivateDir, logDirOf } from '../../node/data-dir';
 import { captureConsole, createFileLogger } from '../../node/log-file';
+import { onStopSignal } from '../../node/stop-signals';
 import { startCore } from '../core/core';
 import { exportsFolderPicker } from '../core/export/exports-folder';
 import { KEYCHAIN_SERVICE, KeytarSecretStore } from '../core/secrets/keytar-store';
@@ -59,6 +60,11 @@ async function main(): Promise<void> {
     pickSavePath: exportsFolderPicker(dataDir),
   });
   const shell = await startWebShell({ core, rendererDir, port });
+  // Before the URL is printed: whoever waits for it may signal a stop at once.
+  onStopSignal(() => {
+    console.log('Stopping Copydesk…');
+    void Promise.all([shell.close(), core.close()]).then(() => process.exit(0));
+  });
   console.log(`Copydesk data folder: ${dataDir}`);
   console.log(`Copydesk is running in the web shell. Open this URL in a browser on this machine:`);
   console.log(shell.url);
@@ -70,12 +76,6 @@ async function main(): Promise<void> {
     () => console.log(`Copydesk local service ready at ${core.profile().baseUrl}`),
     () => undefined,
   );
-  const stop = () => {
-    console.log('Stopping Copydesk…');
-    void Promise.all([shell.close(), core.close()]).then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 /** out/renderer beside the built bundle, or under the project root when run from source. */
