@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatBytes } from '@renderer/format/bytes';
 import {
   canonicalLocale,
@@ -14,7 +14,15 @@ afterEach(() => {
   setLocale(null);
 });
 
-const thisYear = new Date().getFullYear();
+// Dates are written relative to now (formatShortTime): now is fixed.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2026, 11, 15, 12, 0));
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
+const thisYear = 2026;
 const at = (month: number, day: number, h: number, m: number, s = 0, year = thisYear): string =>
   new Date(year, month, day, h, m, s).toISOString();
 
@@ -53,11 +61,11 @@ describe('the locale', () => {
     expect(formatUsdCompact(1_234_567)).toBe('$1,23\u00a0Mio.');
   });
 
-  it('writes dates with Intl’s month names and order, the year only when it is not this one', () => {
+  it('writes dates with Intl’s month names and order, an old one as its day with the year', () => {
     setLocale('en-GB');
     expect(formatShortTime(at(10, 21, 6, 5))).toBe('21 Nov, 06:05');
-    expect(formatShortTime(at(0, 3, 18, 40, 2), true)).toBe('3 Jan, 18:40:02');
-    expect(formatShortTime(at(1, 1, 0, 0, 0, 2021))).toBe('1 Feb 2021, 00:00');
+    expect(formatShortTime(at(11, 3, 18, 40, 2), true)).toBe('3 Dec, 18:40:02');
+    expect(formatShortTime(at(1, 1, 0, 0, 0, 2021))).toBe('1 Feb 2021');
     expect(formatTimestamp(at(10, 21, 10, 29, 3, 2025))).toBe('21 Nov 2025, 10:29:03');
     setLocale('en-US');
     expect(formatShortTime(at(10, 21, 6, 5))).toBe('Nov 21, 06:05 AM');
