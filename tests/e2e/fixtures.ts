@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebShell } from '../support/web-shell';
+import { watchClippedCells } from './clipped-cells';
 
 export interface Terminal {
   url: string;
@@ -88,7 +89,20 @@ export function watchConsole(context: BrowserContext): ConsoleGuard {
  * console error or page error its pages logged (docs/testing.md). The guard closes before the
  * fixture's terminal stops at teardown, so only what happened during the test counts.
  */
-export const test = base.extend<{ terminal: Terminal; consoleGuard: ConsoleGuard }>({
+export const test = base.extend<{ terminal: Terminal; consoleGuard: ConsoleGuard; clipGuard: void }>({
+  // Fails a test whose pages showed a table cell clipping its text (clipped-cells.ts).
+  clipGuard: [
+    async ({ context }, use) => {
+      const watch = await watchClippedCells(context);
+      await use();
+      const clipped = await watch.clipped();
+      expect(
+        clipped.map((c) => `${c.table} / ${c.column}: "${c.text}" needs ${c.needs}px, has ${c.room}px`),
+        'table cells clipped their text',
+      ).toEqual([]);
+    },
+    { auto: true },
+  ],
   consoleGuard: [
     async ({ context }, use) => {
       const guard = watchConsole(context);

@@ -58,6 +58,10 @@ test('a trader page shows every statistic with its formula, the percentiles, the
   const score = Number(await page.getByTestId('ranking-score').textContent());
   expect(score).toBeGreaterThanOrEqual(0);
   expect(score).toBeLessThanOrEqual(100);
+  // A column of figures, each with two decimals so that they line up (docs/ui.md, Numbers).
+  const percentiles = await ranking.locator('.ranking-value').allTextContents();
+  expect(percentiles).toHaveLength(RANKING_KEYS.length);
+  for (const text of percentiles) expect(text).toMatch(/^\d{1,3}\.\d{2}$/);
 
   // The daily PnL chart draws on a canvas; its caption sums the days.
   await expect(page.getByTestId('pnl-chart').locator('canvas').first()).toBeVisible();

@@ -9,6 +9,32 @@ import {
 } from '@renderer/format/number';
 import type { Column } from './DataTable';
 
+/**
+ * Widths (pixels, the cell's 20 px of padding included) of columns whose texts are of one kind,
+ * each holding that kind's widest text in the widest UI font Copydesk meets (DejaVu Sans, the
+ * Linux default) with a few pixels to spare: a cell hides what does not fit, so a narrower column
+ * showed `Nov 25, 04:31 F` or `§2,854.83`. The e2e tests fail on any clipped cell (docs/ui.md,
+ * "Column widths").
+ */
+export const COLUMN_WIDTHS = {
+  /** `Nov 25, 04:31 PM` (126 px of text). */
+  dateTime: 150,
+  /** `Nov 22, 04:27:01 AM` (149). */
+  dateTimeSeconds: 172,
+  /** The `SHORT` tag (56). */
+  side: 80,
+  /** `SHORT ⇄`, a reverse copy's tag (~66). */
+  sideReversed: 92,
+  /** `MATIC/USD` (81). */
+  pair: 112,
+  /** `SUMMIT_BLAST` (100). */
+  protocol: 132,
+  /** `100.00×` (~56). */
+  leverage: 80,
+  /** The `DECREASE` tag (82). */
+  orderType: 108,
+} as const;
+
 /** What every figure column is told: where it stands in the table and how to read its number. */
 export interface FigureColumnSpec<Row> {
   id: string;
@@ -90,6 +116,29 @@ export function sideColumn<Row>(spec: {
       return isLong === null || isLong === undefined ? null : isLong ? 'LONG' : 'SHORT';
     },
     render: (row) => <SideTag isLong={spec.isLong(row)} reversed={spec.reversed?.(row)} />,
+  };
+}
+
+/**
+ * A text of any length the user or the service wrote (a wallet's name, a run's settings):
+ * shortened with an ellipsis to its column, the whole of it in the tooltip.
+ */
+export function shortenedTextColumn<Row>(spec: {
+  id: string;
+  label: string;
+  width: number;
+  get: (row: Row) => string;
+}): Column<Row> {
+  return {
+    id: spec.id,
+    label: spec.label,
+    width: spec.width,
+    value: spec.get,
+    render: (row) => (
+      <span className="cell-ellipsis" title={spec.get(row)}>
+        {spec.get(row)}
+      </span>
+    ),
   };
 }
 

@@ -4,8 +4,10 @@ import type { BacktestResult, SimulatorPosition, SweepItem } from '@shared/api/b
 import { SideTag } from '@renderer/components/SideTag';
 import type { Column } from '@renderer/components/table/DataTable';
 import {
+  COLUMN_WIDTHS,
   leverageColumn,
   priceColumn,
+  shortenedTextColumn,
   signedPercentColumn,
   usdColumn,
 } from '@renderer/components/table/column-kinds';
@@ -22,7 +24,7 @@ const timeColumn = (
 ): Column<SimulatorPosition> => ({
   id,
   label,
-  width: 142,
+  width: COLUMN_WIDTHS.dateTime,
   sortable: true,
   // The CSV keeps the full ISO time; the cell shows minutes, UTC.
   value: (p) => new Date(get(p)).toISOString(),
@@ -42,7 +44,7 @@ export const positionColumns: readonly Column<SimulatorPosition>[] = [
   {
     id: 'side',
     label: 'Side',
-    width: 70,
+    width: COLUMN_WIDTHS.side,
     sortable: true,
     value: (p) => (p.position.isLong ? 'LONG' : 'SHORT'),
     render: (p) => <SideTag isLong={p.position.isLong} />,
@@ -63,7 +65,7 @@ export const positionColumns: readonly Column<SimulatorPosition>[] = [
   leverageColumn({
     id: 'leverage',
     label: 'Lev.',
-    width: 64,
+    width: COLUMN_WIDTHS.leverage,
     sortable: true,
     get: (p) => p.position.leverage,
   }),
@@ -218,7 +220,7 @@ export const compareColumns: readonly Column<CompareRow>[] = [
   { id: 'run', label: 'Run', width: 70, sortable: true, value: (r) => r.runLabel },
   traderColumn<CompareRow>(),
   ...summaryColumns<CompareRow>(),
-  { id: 'settings', label: 'Settings', width: 420, value: (r) => r.settingsText },
+  shortenedTextColumn({ id: 'settings', label: 'Settings', width: 420, get: (r) => r.settingsText }),
 ];
 
 const settingColumn = (id: keyof SweepItem['settings'], label: string, width: number): Column<SweepItem> => ({

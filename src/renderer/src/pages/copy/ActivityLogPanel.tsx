@@ -9,9 +9,16 @@ import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { Freshness } from '@renderer/components/Freshness';
 import { DataTable, type Column } from '@renderer/components/table/DataTable';
 import { TitleCell } from '@renderer/components/table/TitleCell';
-import { leverageColumn, sideColumn, symbolColumn, usdColumn } from '@renderer/components/table/column-kinds';
+import {
+  COLUMN_WIDTHS,
+  leverageColumn,
+  shortenedTextColumn,
+  sideColumn,
+  symbolColumn,
+  usdColumn,
+} from '@renderer/components/table/column-kinds';
 import { formatPercent, formatPrice } from '@renderer/format/number';
-import { formatTimestamp } from '@renderer/format/time';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 import { useChannel } from '@renderer/ipc/use-channel';
 import { useCopyView } from '@renderer/stores/copy-view';
 import { useReloadOn } from '@renderer/stores/revisions';
@@ -29,29 +36,30 @@ const columns: Column<ActivityLog>[] = [
   {
     id: 'createdAt',
     label: 'Time',
-    width: 124,
+    // Minutes: with seconds the log no longer fit a 1440-pixel window; they are in the tooltip.
+    width: COLUMN_WIDTHS.dateTime,
     sortable: true,
     value: (a) => a.createdAt,
     render: (a) => (
       <span className="num muted" title={formatTimestamp(a.createdAt)}>
-        {formatTimestamp(a.createdAt).slice(5)}
+        {formatShortTime(a.createdAt)}
       </span>
     ),
   },
   {
     id: 'type',
     label: 'Action',
-    width: 180,
+    width: 150,
     sortable: true,
     value: (a) => `${a.type}${a.isSuccess ? '' : ' FAILED'}${a.reason ? `: ${a.reason}` : ''}`,
     render: (a) => <ActionCell log={a} />,
   },
-  symbolColumn({ width: 96, get: (a) => a.pair }),
-  sideColumn({ width: 80, isLong: (a) => a.isLong, reversed: (a) => a.isReverse }),
+  symbolColumn({ width: COLUMN_WIDTHS.pair, get: (a) => a.pair }),
+  sideColumn({ width: COLUMN_WIDTHS.sideReversed, isLong: (a) => a.isLong, reversed: (a) => a.isReverse }),
   {
     id: 'copyTradeTitle',
     label: 'Copy trade · trader',
-    width: 180,
+    width: 170,
     sortable: true,
     value: (a) => a.copyTradeTitle,
     render: (a) => (
@@ -62,11 +70,17 @@ const columns: Column<ActivityLog>[] = [
     id: 'volume',
     label: 'Volume',
     title: 'Size of the copied order in USD',
-    width: 100,
+    width: 96,
     sortable: true,
     get: (a) => a.volume,
   }),
-  leverageColumn({ id: 'leverage', label: 'Lev', width: 60, sortable: true, get: (a) => a.leverage }),
+  leverageColumn({
+    id: 'leverage',
+    label: 'Lev',
+    width: COLUMN_WIDTHS.leverage,
+    sortable: true,
+    get: (a) => a.leverage,
+  }),
   {
     id: 'price',
     label: 'Fill · trader',
@@ -100,12 +114,7 @@ const columns: Column<ActivityLog>[] = [
       <span className="num muted">{formatPercent(slippage(a), { signed: true, fixed: true })}</span>
     ),
   },
-  {
-    id: 'wallet',
-    label: 'Wallet',
-    width: 120,
-    value: (a) => a.copyWalletName,
-  },
+  shortenedTextColumn({ id: 'wallet', label: 'Wallet', width: 120, get: (a) => a.copyWalletName }),
 ];
 
 /** The action, and for a failed one the FAILED tag over why it failed, when the service says. */

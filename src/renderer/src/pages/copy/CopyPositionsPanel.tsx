@@ -10,7 +10,13 @@ import { Freshness } from '@renderer/components/Freshness';
 import { Segmented } from '@renderer/components/Toggle';
 import { DataTable, type Column, type TableSort } from '@renderer/components/table/DataTable';
 import { TitleCell } from '@renderer/components/table/TitleCell';
-import { leverageColumn, priceColumn, sideColumn, usdColumn } from '@renderer/components/table/column-kinds';
+import {
+  COLUMN_WIDTHS,
+  leverageColumn,
+  priceColumn,
+  sideColumn,
+  usdColumn,
+} from '@renderer/components/table/column-kinds';
 import { formatAge } from '@renderer/format/age';
 import { formatPrice } from '@renderer/format/number';
 import { formatTimestamp } from '@renderer/format/time';
@@ -100,7 +106,11 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
           </span>
         ),
       },
-      sideColumn({ width: 84, isLong: (p) => p.isLong, reversed: (p) => p.isReverse }),
+      sideColumn({
+        width: COLUMN_WIDTHS.sideReversed,
+        isLong: (p) => p.isLong,
+        reversed: (p) => p.isReverse,
+      }),
       {
         id: 'copyTradeTitle',
         label: 'Copy trade · trader',
@@ -115,7 +125,13 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
       },
       usdColumn({ id: 'initialVol', label: 'Margin', width: 96, sortable: true, get: (p) => p.initialVol }),
       priceColumn({ id: 'entryPrice', label: 'Entry', width: 92, sortable: true, get: (p) => p.entryPrice }),
-      leverageColumn({ id: 'leverage', label: 'Lev', width: 64, sortable: true, get: (p) => p.leverage }),
+      leverageColumn({
+        id: 'leverage',
+        label: 'Lev',
+        width: COLUMN_WIDTHS.leverage,
+        sortable: true,
+        get: (p) => p.leverage,
+      }),
       usdColumn({
         id: 'pnl',
         label: open ? 'PnL so far' : 'PnL',
@@ -147,7 +163,7 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
       list.push({
         id: 'closeType',
         label: 'Closed by',
-        width: 110,
+        width: 124,
         value: (p) => p.closeType,
         render: (p) =>
           p.closeType ? (
@@ -179,7 +195,7 @@ export function CopyPositionsPanel({ trades, wallets }: CopyPositionsPanelProps)
       id: 'actions',
       stickyEnd: true,
       label: '',
-      width: open ? 204 : 80,
+      width: open ? 224 : 80,
       value: () => null,
       render: (p) => (
         <span className="row-actions">

@@ -8,7 +8,7 @@ import { Segmented } from '@renderer/components/Toggle';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { DataTable, type Column } from '@renderer/components/table/DataTable';
 import { TitleCell } from '@renderer/components/table/TitleCell';
-import { leverageColumn, usdColumn } from '@renderer/components/table/column-kinds';
+import { COLUMN_WIDTHS, leverageColumn, usdColumn } from '@renderer/components/table/column-kinds';
 import { useCopyTrading } from '@renderer/stores/copy-trading';
 import { useCopyView } from '@renderer/stores/copy-view';
 import { SIDE_LABELS } from './copy-labels';
@@ -83,7 +83,7 @@ export function CopyTradesPanel({
       {
         id: 'status',
         label: 'Status',
-        width: 136,
+        width: 148,
         sortable: true,
         value: (t) => t.status,
         render: (t) => <StatusControl trade={t} quotaFull={quotaFull} />,
@@ -124,7 +124,7 @@ export function CopyTradesPanel({
       {
         id: 'side',
         label: 'Sides',
-        width: 126,
+        width: 136,
         value: (t) => t.side,
         render: (t) => (
           <span className="cell-inline">
@@ -145,7 +145,13 @@ export function CopyTradesPanel({
         sortable: true,
         get: (t) => t.volume,
       }),
-      leverageColumn({ id: 'leverage', label: 'Lev', width: 60, sortable: true, get: (t) => t.leverage }),
+      leverageColumn({
+        id: 'leverage',
+        label: 'Lev',
+        width: COLUMN_WIDTHS.leverage,
+        sortable: true,
+        get: (t) => t.leverage,
+      }),
       usdColumn({
         id: 'pnl',
         label: 'PnL',
@@ -178,7 +184,7 @@ export function CopyTradesPanel({
         id: 'actions',
         stickyEnd: true,
         label: '',
-        width: 136,
+        width: 148,
         value: () => null,
         render: (t) => (
           <span className="row-actions">

@@ -1,3 +1,4 @@
+import { COLUMN_WIDTHS } from '@renderer/components/table/column-kinds';
 import type { ReactElement } from 'react';
 import { useMemo, useState } from 'react';
 import type { CopyOrder, CopyPosition } from '@shared/api/copy-positions';
@@ -11,7 +12,7 @@ import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { DataTable, type Column } from '@renderer/components/table/DataTable';
 import { shortAddress } from '@renderer/format/address';
 import { formatLeverage, formatPrice, formatUsd, signClass } from '@renderer/format/number';
-import { formatTimestamp } from '@renderer/format/time';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 import { useChannel } from '@renderer/ipc/use-channel';
 import { useReloadOn } from '@renderer/stores/revisions';
 import { ClosePositionDialog, type PositionAction } from './ClosePositionDialog';
@@ -21,12 +22,12 @@ const orderColumns: Column<CopyOrder>[] = [
   {
     id: 'createdAt',
     label: 'Time',
-    width: 124,
+    width: COLUMN_WIDTHS.dateTimeSeconds,
     sortable: true,
     value: (o) => o.createdAt,
     render: (o) => (
       <span className="num muted" title={formatTimestamp(o.createdAt)}>
-        {formatTimestamp(o.createdAt).slice(5)}
+        {formatShortTime(o.createdAt, true)}
       </span>
     ),
   },
@@ -82,7 +83,7 @@ const orderColumns: Column<CopyOrder>[] = [
   {
     id: 'tx',
     label: 'Tx',
-    width: 130,
+    width: 140,
     value: (o) => o.txHash,
     render: (o) =>
       o.txHash ? (

@@ -1,3 +1,4 @@
+import { COLUMN_WIDTHS } from '@renderer/components/table/column-kinds';
 import type { ReactElement } from 'react';
 import type { WithdrawalRecord } from '@shared/ipc/schemas/wallets';
 import { Address } from '@renderer/components/Address';
@@ -8,7 +9,7 @@ import { Freshness } from '@renderer/components/Freshness';
 import { DataTable, type Column } from '@renderer/components/table/DataTable';
 import { shortAddress } from '@renderer/format/address';
 import { formatUsd } from '@renderer/format/number';
-import { formatTimestamp } from '@renderer/format/time';
+import { formatShortTime, formatTimestamp } from '@renderer/format/time';
 import type { ChannelState } from '@renderer/ipc/use-channel';
 
 export const STATUS_TONE: Record<string, string> = {
@@ -23,15 +24,19 @@ const withdrawalColumns: Column<WithdrawalRecord>[] = [
   {
     id: 'createdAt',
     label: 'Time',
-    width: 156,
+    width: COLUMN_WIDTHS.dateTimeSeconds,
     sortable: true,
     value: (w) => w.createdAt,
-    render: (w) => <span className="num muted">{formatTimestamp(w.createdAt)}</span>,
+    render: (w) => (
+      <span className="num muted" title={formatTimestamp(w.createdAt)}>
+        {formatShortTime(w.createdAt, true)}
+      </span>
+    ),
   },
   {
     id: 'status',
     label: 'Status',
-    width: 104,
+    width: 124,
     sortable: true,
     value: (w) => w.status,
     render: (w) => (

@@ -4,6 +4,7 @@ import { type Column } from '@renderer/components/table/DataTable';
 import { orderColumn } from '@renderer/components/table/order-columns';
 import { ORDER_COLUMNS } from '@shared/api/order-columns';
 import {
+  COLUMN_WIDTHS,
   leverageColumn,
   priceColumn,
   sideColumn,
@@ -29,9 +30,15 @@ const trader: Column<Position> = {
 export function positionColumns(now: number, kind: 'top' | 'feed'): Column<Position>[] {
   const columns: Column<Position>[] = [
     trader,
-    { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (p) => p.protocol },
-    symbolColumn({ width: 96, get: (p) => p.pair }),
-    sideColumn({ width: 70, isLong: (p) => p.isLong }),
+    {
+      id: 'protocol',
+      label: 'Protocol',
+      width: COLUMN_WIDTHS.protocol,
+      sortable: true,
+      value: (p) => p.protocol,
+    },
+    symbolColumn({ width: COLUMN_WIDTHS.pair, get: (p) => p.pair }),
+    sideColumn({ width: COLUMN_WIDTHS.side, isLong: (p) => p.isLong }),
     usdColumn({
       id: 'size',
       label: 'Size',
@@ -45,7 +52,7 @@ export function positionColumns(now: number, kind: 'top' | 'feed'): Column<Posit
       id: 'leverage',
       label: 'Lev.',
       title: 'Size / collateral',
-      width: 64,
+      width: COLUMN_WIDTHS.leverage,
       sortable: true,
       get: (p) => p.leverage,
     }),
@@ -132,7 +139,7 @@ export function orderColumns(now: number): Column<Order>[] {
     {
       id: 'time',
       label: ORDER_COLUMNS.blockTime.label,
-      width: 84,
+      width: 100,
       sortable: true,
       value: (o) => o.blockTime,
       render: (o) => (
@@ -148,12 +155,18 @@ export function orderColumns(now: number): Column<Order>[] {
       value: (o) => o.account,
       render: (o) => <Address address={o.account} />,
     },
-    { id: 'protocol', label: 'Protocol', width: 116, sortable: true, value: (o) => o.protocol },
-    symbolColumn({ width: 96, get: (o) => o.pair }),
-    orderColumn('type', { width: 96 }),
-    sideColumn({ width: 70, isLong: (o) => o.isLong }),
+    {
+      id: 'protocol',
+      label: 'Protocol',
+      width: COLUMN_WIDTHS.protocol,
+      sortable: true,
+      value: (o) => o.protocol,
+    },
+    symbolColumn({ width: COLUMN_WIDTHS.pair, get: (o) => o.pair }),
+    orderColumn('type', { width: COLUMN_WIDTHS.orderType }),
+    sideColumn({ width: COLUMN_WIDTHS.side, isLong: (o) => o.isLong }),
     orderColumn('sizeDelta', { width: 100, sortable: true, compact: true }),
-    orderColumn('price', { width: 96, sortable: true }),
+    orderColumn('price', { width: 124, sortable: true }),
     orderColumn('realisedPnl', { width: 100, sortable: true }),
   ];
 }

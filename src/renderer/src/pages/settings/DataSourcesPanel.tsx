@@ -1,3 +1,4 @@
+import { COLUMN_WIDTHS } from '@renderer/components/table/column-kinds';
 import type { FormEvent, ReactElement } from 'react';
 import { useId, useState } from 'react';
 import { HYPERLIQUID_PROTOCOL, type FeedAccount, type FeedStatus } from '@shared/api/feed';
@@ -79,7 +80,7 @@ function accountColumns(pending: string | null, untrack: (account: string) => vo
     {
       id: 'firstFillTime',
       label: 'First fill',
-      width: 130,
+      width: COLUMN_WIDTHS.dateTime,
       sortable: true,
       value: (a) => a.firstFillTime,
       render: (a) => <span className="num muted">{formatShortTime(a.firstFillTime)}</span>,
@@ -87,7 +88,7 @@ function accountColumns(pending: string | null, untrack: (account: string) => vo
     {
       id: 'lastFillTime',
       label: 'Last fill',
-      width: 130,
+      width: COLUMN_WIDTHS.dateTime,
       sortable: true,
       value: (a) => a.lastFillTime,
       render: (a) => <span className="num muted">{formatShortTime(a.lastFillTime)}</span>,
@@ -122,7 +123,7 @@ function accountColumns(pending: string | null, untrack: (account: string) => vo
     {
       id: 'actions',
       label: '',
-      width: 90,
+      width: 100,
       stickyEnd: true,
       value: () => null,
       render: (a) => {

@@ -47,7 +47,7 @@ export function RankingBars({ ranking }: { ranking: Ranking }): ReactElement {
               >
                 <span style={{ width: `${Math.max(1.5, Math.min(100, v))}%` }} />
               </span>
-              <span className="num ranking-value">{formatNumber(v)}</span>
+              <span className="num ranking-value">{formatNumber(v, { fixed: true })}</span>
             </li>
           );
         })}

@@ -3,6 +3,7 @@ import { SideTag } from '@renderer/components/SideTag';
 import type { Column } from '@renderer/components/table/DataTable';
 import { orderColumn } from '@renderer/components/table/order-columns';
 import {
+  COLUMN_WIDTHS,
   leverageColumn,
   priceColumn,
   signedPercentColumn,
@@ -23,7 +24,8 @@ const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null)
 const pairColumn = (): Column<Position> => ({
   id: 'pair',
   label: 'Pair',
-  width: 160,
+  // The pair, its side and, when liquidated, LIQ: `MATIC/USD SHORT LIQ`.
+  width: 208,
   value: (p) => p.pair,
   render: (p) => (
     <span className="pair-cell">
@@ -58,7 +60,7 @@ const leverage = leverageColumn<Position>({
   id: 'leverage',
   label: 'Lev.',
   title: 'Leverage: size / collateral',
-  width: 70,
+  width: COLUMN_WIDTHS.leverage,
   sortable: true,
   get: (p) => p.leverage,
 });
@@ -88,7 +90,7 @@ const roi = signedPercentColumn<Position>({
   sortable: true,
   get: (p) => p.roi,
 });
-const fee = usdColumn<Position>({ id: 'fee', label: 'Fee', width: 76, get: (p) => p.fee });
+const fee = usdColumn<Position>({ id: 'fee', label: 'Fee', width: 100, get: (p) => p.fee });
 const orders: Column<Position> = {
   id: 'orderCount',
   label: 'Orders',
@@ -102,7 +104,7 @@ const orders: Column<Position> = {
 const opened: Column<Position> = {
   id: 'openBlockTime',
   label: 'Opened',
-  width: 124,
+  width: COLUMN_WIDTHS.dateTime,
   sortable: true,
   value: (p) => ms(p.openBlockTime),
   render: (p) => <TimeCell iso={p.openBlockTime} />,
@@ -115,7 +117,7 @@ export const HISTORY_COLUMNS: readonly Column<Position>[] = [
   {
     id: 'closeBlockTime',
     label: 'Closed',
-    width: 124,
+    width: COLUMN_WIDTHS.dateTime,
     sortable: true,
     value: (p) => ms(p.closeBlockTime),
     render: (p) =>
@@ -165,8 +167,8 @@ export const OPEN_COLUMNS: readonly Column<Position>[] = [
 
 /** A position's orders, oldest first: the order table's columns (src/shared/api/order-columns.ts). */
 export const ORDER_COLUMNS: readonly Column<Order>[] = [
-  orderColumn('blockTime', { width: 136, sortable: true }),
-  orderColumn('type', { width: 96, sortable: true }),
+  orderColumn('blockTime', { width: COLUMN_WIDTHS.dateTimeSeconds, sortable: true }),
+  orderColumn('type', { width: COLUMN_WIDTHS.orderType, sortable: true }),
   orderColumn('sizeDelta', { width: 100, sortable: true, compact: true }),
   orderColumn('collateralDelta', { width: 108, compact: true }),
   orderColumn('price', { width: 100, sortable: true }),
