@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CoreEvents } from '../../src/main/core/events';
 import { LocalServiceProcess } from '../../src/main/core/local-service/service-process';
 import type { EventPayload } from '../../src/shared';
+import { processExists } from '../support/processes';
 
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,14 +35,6 @@ function standIn(delayMs = 0): string {
 
 const flagsOf = (pid: number): string[] =>
   JSON.parse(readFileSync(join(dir, `${pid}.json`), 'utf8')) as string[];
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function service(delayMs = 0) {
   const events = new CoreEvents();
@@ -80,7 +73,7 @@ describe('LocalServiceProcess.restart', () => {
     const second = await local.restart(['--empty', '--feed', 'hyperliquid'], 'Restarting with new sources…');
     const secondPid = local.pid as number;
     expect(secondPid).not.toBe(firstPid);
-    expect(alive(firstPid)).toBe(false);
+    expect(processExists(firstPid)).toBe(false);
     expect(flagsOf(secondPid).slice(6)).toEqual(['--empty', '--feed', 'hyperliquid']);
     expect(local.currentArgs).toEqual(['--empty', '--feed', 'hyperliquid']);
     expect(second).not.toBe(first);
@@ -99,7 +92,7 @@ describe('LocalServiceProcess.restart', () => {
     expect(states).toHaveLength(4);
     expect(local.pid).toBe(secondPid);
     await local.stop();
-    expect(alive(secondPid)).toBe(false);
+    expect(processExists(secondPid)).toBe(false);
   });
 
   it('makes calls made during the restart wait for the new start', async () => {

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { STOP_SIGNALS } from '../../src/node/stop-signals';
 import { spawnServiceProcess } from '../support/service-process';
+import { processExists } from '../support/processes';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-launcher-'));
@@ -75,15 +76,6 @@ afterEach(() => {
   }
 });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('npm start stops when npm is told to stop', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'the shell npm started passes %s on to the terminal, which stops',
@@ -102,7 +94,7 @@ describe('npm start stops when npm is told to stop', () => {
       });
       expect(readFileSync(terminal.stopped, 'utf8')).toBe(signal);
       await exited;
-      await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000, interval: 50 });
+      await vi.waitFor(() => expect(processExists(pid)).toBe(false), { timeout: 5_000, interval: 50 });
     },
     40_000,
   );
