@@ -96,7 +96,7 @@ export function positionColumns(now: number, kind: 'top' | 'feed'): Column<Posit
       id: 'roi',
       label: 'ROI',
       title: 'PnL / collateral',
-      width: 80,
+      width: 100,
       sortable: true,
       get: (p) => p.roi,
     }),
